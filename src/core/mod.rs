@@ -1,0 +1,21 @@
+//! The rules of movement: board vocabulary, attack tables, positions, legal move
+//! generation, FEN and perft. Knows nothing of search, rules of repetition or I/O.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod fen;
+pub mod movegen;
+pub mod mv;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod square;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use fen::{FenError, FenProblem, FenProblemKind, START_FEN, Setup};
+pub use movegen::{GenType, MAX_MOVES, MoveList, Terminal};
+pub use mv::{Move, ParseMoveError};
+pub use piece::{Color, Piece, PieceKind};
+pub use position::{Position, State};
+pub use square::{File, Rank, Square};

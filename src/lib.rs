@@ -1,0 +1,13 @@
+//! # Chuhan (楚漢)
+//!
+//! A xiangqi (Chinese chess) engine: a magic-bitboard move generator on a 90-point
+//! board, a multithreaded alpha-beta search, the repetition rules (棋例) of the
+//! Chinese Xiangqi Association's 2011 competition rules and the Asian rules, opening
+//! books, notations and game records, and a match runner. The `chuhan` binary speaks
+//! UCCI and UCI on stdin/stdout.
+//!
+//! Module map: [`core`] holds the rules of movement and knows nothing of the rest.
+
+#![warn(missing_docs)]
+
+pub mod core;
