@@ -25,7 +25,12 @@ fn cases() -> Vec<Case> {
             let mut it = rest.split_whitespace();
             let depth = it.next().unwrap().parse().unwrap();
             let nodes = it.next().unwrap().parse().unwrap();
-            out.push(Case { id: id.clone(), fen: fen.clone(), depth, nodes });
+            out.push(Case {
+                id: id.clone(),
+                fen: fen.clone(),
+                depth,
+                nodes,
+            });
         }
     }
     out
@@ -38,7 +43,13 @@ fn run(filter: impl Fn(&Case) -> bool) {
     assert!(all.len() > 50, "the data file was not read");
     for c in all.iter().filter(|c| filter(c)) {
         let mut pos = Position::from_fen(&c.fen).unwrap_or_else(|e| panic!("{}: {e}", c.id));
-        assert_eq!(perft::perft(&mut pos, c.depth), c.nodes, "{} depth {}", c.id, c.depth);
+        assert_eq!(
+            perft::perft(&mut pos, c.depth),
+            c.nodes,
+            "{} depth {}",
+            c.id,
+            c.depth
+        );
     }
 }
 
@@ -59,7 +70,13 @@ fn perft_deep() {
 fn perft_checked_keys() {
     for c in cases().iter().filter(|c| c.nodes <= 100_000) {
         let mut pos = Position::from_fen(&c.fen).unwrap();
-        assert_eq!(perft::perft_checked(&mut pos, c.depth), c.nodes, "{} depth {}", c.id, c.depth);
+        assert_eq!(
+            perft::perft_checked(&mut pos, c.depth),
+            c.nodes,
+            "{} depth {}",
+            c.id,
+            c.depth
+        );
     }
 }
 
@@ -68,8 +85,18 @@ fn perft_checked_keys() {
 fn perft_symmetry() {
     for c in cases().iter().filter(|c| c.nodes <= 300_000) {
         let pos = Position::from_fen(&c.fen).unwrap();
-        assert_eq!(perft::perft(&mut pos.mirror(), c.depth), c.nodes, "mirror {}", c.id);
-        assert_eq!(perft::perft(&mut pos.flip(), c.depth), c.nodes, "flip {}", c.id);
+        assert_eq!(
+            perft::perft(&mut pos.mirror(), c.depth),
+            c.nodes,
+            "mirror {}",
+            c.id
+        );
+        assert_eq!(
+            perft::perft(&mut pos.flip(), c.depth),
+            c.nodes,
+            "flip {}",
+            c.id
+        );
     }
 }
 
@@ -80,7 +107,10 @@ fn startpos_divide_is_symmetric() {
     let rows = perft::divide(&mut pos, 3);
     assert_eq!(rows.len(), 44);
     for (m, n) in &rows {
-        let mirror = rows.iter().find(|r| r.0 == m.mirror()).expect("mirror move");
+        let mirror = rows
+            .iter()
+            .find(|r| r.0 == m.mirror())
+            .expect("mirror move");
         assert_eq!(*n, mirror.1, "{m}");
     }
     assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 79_666);

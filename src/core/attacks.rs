@@ -31,7 +31,11 @@ use super::square::Square;
 // ---------------------------------------------------------------------------
 
 const fn bit(f: i32, r: i32) -> u128 {
-    if f >= 0 && f < 9 && r >= 0 && r < 10 { 1u128 << (r * 9 + f) } else { 0 }
+    if f >= 0 && f < 9 && r >= 0 && r < 10 {
+        1u128 << (r * 9 + f)
+    } else {
+        0
+    }
 }
 
 const fn on_board(f: i32, r: i32) -> bool {
@@ -296,7 +300,11 @@ const fn build_rank_table(cannon: bool) -> RankTable {
         while idx < 128 {
             let occ = (idx as u128) << 1;
             let sq = Square::ALL[f];
-            let full = if cannon { cannon_attacks_slow(sq, occ) } else { rook_attacks_slow(sq, occ) };
+            let full = if cannon {
+                cannon_attacks_slow(sq, occ)
+            } else {
+                rook_attacks_slow(sq, occ)
+            };
             t[f][idx] = (full & 0x1FF) as u16;
             idx += 1;
         }
@@ -313,7 +321,11 @@ const fn build_file_table(cannon: bool) -> FileTable {
         while idx < 256 {
             let occ = file_occ(idx);
             let sq = Square::ALL[r * 9];
-            let full = if cannon { cannon_attacks_slow(sq, occ) } else { rook_attacks_slow(sq, occ) };
+            let full = if cannon {
+                cannon_attacks_slow(sq, occ)
+            } else {
+                rook_attacks_slow(sq, occ)
+            };
             t[r][idx] = full & Bitboard::FILE_A.0;
             idx += 1;
         }
@@ -393,7 +405,9 @@ fn orth_index(occ: u128, sq: usize) -> usize {
     #[cfg(target_feature = "bmi2")]
     {
         // SAFETY: the `bmi2` target feature is enabled for this build.
-        unsafe { std::arch::x86_64::_pext_u32(w, (1 << 1) | (1 << 9) | (1 << 11) | (1 << 19)) as usize }
+        unsafe {
+            std::arch::x86_64::_pext_u32(w, (1 << 1) | (1 << 9) | (1 << 11) | (1 << 19)) as usize
+        }
     }
     #[cfg(not(target_feature = "bmi2"))]
     {
@@ -579,12 +593,29 @@ pub fn pawn_attackers(color: Color, sq: Square) -> Bitboard {
 // ---------------------------------------------------------------------------
 
 const fn between_slow(a: usize, b: usize) -> u128 {
-    let (fa, ra, fb, rb) = ((a % 9) as i32, (a / 9) as i32, (b % 9) as i32, (b / 9) as i32);
+    let (fa, ra, fb, rb) = (
+        (a % 9) as i32,
+        (a / 9) as i32,
+        (b % 9) as i32,
+        (b / 9) as i32,
+    );
     if a == b || (fa != fb && ra != rb) {
         return 0;
     }
-    let df = if fb > fa { 1 } else if fb < fa { -1 } else { 0 };
-    let dr = if rb > ra { 1 } else if rb < ra { -1 } else { 0 };
+    let df = if fb > fa {
+        1
+    } else if fb < fa {
+        -1
+    } else {
+        0
+    };
+    let dr = if rb > ra {
+        1
+    } else if rb < ra {
+        -1
+    } else {
+        0
+    };
     let (mut f, mut r) = (fa + df, ra + dr);
     let mut out = 0u128;
     while f != fb || r != rb {
@@ -596,7 +627,12 @@ const fn between_slow(a: usize, b: usize) -> u128 {
 }
 
 const fn line_slow(a: usize, b: usize) -> u128 {
-    let (fa, ra, fb, rb) = ((a % 9) as i32, (a / 9) as i32, (b % 9) as i32, (b / 9) as i32);
+    let (fa, ra, fb, rb) = (
+        (a % 9) as i32,
+        (a / 9) as i32,
+        (b % 9) as i32,
+        (b / 9) as i32,
+    );
     if a == b {
         0
     } else if fa == fb {
@@ -610,7 +646,12 @@ const fn line_slow(a: usize, b: usize) -> u128 {
 
 /// Leg square of a horse jumping from `from` to `to`, if that is a horse jump.
 pub const fn horse_leg_slow(from: usize, to: usize) -> Option<usize> {
-    let (ff, fr, tf, tr) = ((from % 9) as i32, (from / 9) as i32, (to % 9) as i32, (to / 9) as i32);
+    let (ff, fr, tf, tr) = (
+        (from % 9) as i32,
+        (from / 9) as i32,
+        (to % 9) as i32,
+        (to / 9) as i32,
+    );
     let (df, dr) = (tf - ff, tr - fr);
     let (lf, lr) = if (df == 1 || df == -1) && (dr == 2 || dr == -2) {
         (ff, fr + dr / 2)
@@ -802,8 +843,16 @@ mod tests {
         for _ in 0..20_000 {
             let occ = random_occ(&mut seed);
             for sq in Square::ALL {
-                assert_eq!(rook_attacks(sq, Bitboard(occ)).0, rook_attacks_slow(sq, occ), "{sq}");
-                assert_eq!(cannon_attacks(sq, Bitboard(occ)).0, cannon_attacks_slow(sq, occ), "{sq}");
+                assert_eq!(
+                    rook_attacks(sq, Bitboard(occ)).0,
+                    rook_attacks_slow(sq, occ),
+                    "{sq}"
+                );
+                assert_eq!(
+                    cannon_attacks(sq, Bitboard(occ)).0,
+                    cannon_attacks_slow(sq, occ),
+                    "{sq}"
+                );
             }
         }
     }
@@ -832,9 +881,18 @@ mod tests {
         for _ in 0..5_000 {
             let occ = random_occ(&mut seed);
             for sq in Square::ALL {
-                assert_eq!(horse_attacks(sq, Bitboard(occ)).0, horse_attacks_slow(sq, occ));
-                assert_eq!(horse_attackers(sq, Bitboard(occ)).0, horse_attackers_slow(sq, occ));
-                assert_eq!(elephant_attacks(sq, Bitboard(occ)).0, elephant_attacks_slow(sq, occ));
+                assert_eq!(
+                    horse_attacks(sq, Bitboard(occ)).0,
+                    horse_attacks_slow(sq, occ)
+                );
+                assert_eq!(
+                    horse_attackers(sq, Bitboard(occ)).0,
+                    horse_attackers_slow(sq, occ)
+                );
+                assert_eq!(
+                    elephant_attacks(sq, Bitboard(occ)).0,
+                    elephant_attacks_slow(sq, occ)
+                );
             }
         }
     }
@@ -875,16 +933,31 @@ mod tests {
         assert_eq!(advisor_attacks(Square::D0).0, Bitboard::from(Square::E1).0);
         assert_eq!(king_attacks(Square::E0).count(), 3);
         assert_eq!(king_attacks(Square::D2).count(), 2);
-        assert_eq!(pawn_attacks(Color::Red, Square::E3).0, Bitboard::from(Square::E4).0);
+        assert_eq!(
+            pawn_attacks(Color::Red, Square::E3).0,
+            Bitboard::from(Square::E4).0
+        );
         assert_eq!(pawn_attacks(Color::Red, Square::E5).count(), 3);
-        assert_eq!(pawn_attacks(Color::Black, Square::E5).0, Bitboard::from(Square::E4).0);
+        assert_eq!(
+            pawn_attacks(Color::Black, Square::E5).0,
+            Bitboard::from(Square::E4).0
+        );
         assert_eq!(pawn_attacks(Color::Red, Square::E9).count(), 2);
         assert_eq!(elephant_attacks(Square::C4, Bitboard::EMPTY).count(), 2);
         assert_eq!(elephant_attacks(Square::C5, Bitboard::EMPTY).count(), 2);
         assert!(!elephant_attacks(Square::E2, Bitboard::from(Square::D3)).has(Square::C4));
-        assert_eq!(regions::allowed(PieceKind::Elephant, Color::Black).count(), 7);
-        assert_eq!(regions::allowed(PieceKind::Advisor, Color::Black).count(), 5);
-        assert_eq!(regions::allowed(PieceKind::Pawn, Color::Red).count(), 45 + 10);
+        assert_eq!(
+            regions::allowed(PieceKind::Elephant, Color::Black).count(),
+            7
+        );
+        assert_eq!(
+            regions::allowed(PieceKind::Advisor, Color::Black).count(),
+            5
+        );
+        assert_eq!(
+            regions::allowed(PieceKind::Pawn, Color::Red).count(),
+            45 + 10
+        );
         for sq in Square::ALL {
             for c in Color::ALL {
                 for t in pawn_attacks(c, sq) {
@@ -897,8 +970,14 @@ mod tests {
     #[test]
     fn block_sets() {
         assert_eq!(block(Square::E0, Square::E5).count(), 5);
-        assert_eq!(block(Square::E0, Square::D2).0, (Bitboard::from(Square::D1) | Square::D2.into()).0);
-        assert!(block(Square::E0, Square::A7).is_empty() || block(Square::E0, Square::A7) == Square::A7.into());
+        assert_eq!(
+            block(Square::E0, Square::D2).0,
+            (Bitboard::from(Square::D1) | Square::D2.into()).0
+        );
+        assert!(
+            block(Square::E0, Square::A7).is_empty()
+                || block(Square::E0, Square::A7) == Square::A7.into()
+        );
         assert_eq!(line(Square::A0, Square::A9), Bitboard::FILE_A);
     }
 }

@@ -2,7 +2,9 @@
 
 use super::square::{File, Rank, Square};
 use std::fmt;
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub, SubAssign};
+use std::ops::{
+    BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub, SubAssign,
+};
 
 /// A set of squares. Bit `i` stands for the square with index `i`; bits 90..127 are
 /// always zero.
@@ -127,12 +129,16 @@ impl Bitboard {
 
     /// Left-right mirror image of the set.
     pub fn mirror(self) -> Bitboard {
-        self.into_iter().map(|s| Bitboard::from(s.mirror())).fold(Bitboard::EMPTY, |a, b| a | b)
+        self.into_iter()
+            .map(|s| Bitboard::from(s.mirror()))
+            .fold(Bitboard::EMPTY, |a, b| a | b)
     }
 
     /// Top-bottom flip of the set.
     pub fn flip(self) -> Bitboard {
-        self.into_iter().map(|s| Bitboard::from(s.flip())).fold(Bitboard::EMPTY, |a, b| a | b)
+        self.into_iter()
+            .map(|s| Bitboard::from(s.flip()))
+            .fold(Bitboard::EMPTY, |a, b| a | b)
     }
 }
 
@@ -201,7 +207,11 @@ impl Iterator for BitboardIter {
     type Item = Square;
     #[inline(always)]
     fn next(&mut self) -> Option<Square> {
-        if self.0.is_empty() { None } else { Some(self.0.pop_lsb()) }
+        if self.0.is_empty() {
+            None
+        } else {
+            Some(self.0.pop_lsb())
+        }
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -248,7 +258,10 @@ mod tests {
         assert_eq!((Bitboard::RED_HALF | Bitboard::BLACK_HALF), Bitboard::FULL);
         let e = Bitboard::file(File::new(4).unwrap());
         assert!(e.has(Square::E0) && e.has(Square::E9) && !e.has(Square::D0));
-        assert_eq!(Bitboard::FILE_A.mirror(), Bitboard::file(File::new(8).unwrap()));
+        assert_eq!(
+            Bitboard::FILE_A.mirror(),
+            Bitboard::file(File::new(8).unwrap())
+        );
         assert_eq!(Bitboard::RED_HALF.flip(), Bitboard::BLACK_HALF);
     }
 

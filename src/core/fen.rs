@@ -109,7 +109,12 @@ impl fmt::Display for FenProblem {
                 piece.kind.max_count()
             ),
             FenProblem::Misplaced { piece, square } => {
-                write!(f, "{} {} on {square}, a point it can never reach", piece.color, piece.kind.name())
+                write!(
+                    f,
+                    "{} {} on {square}, a point it can never reach",
+                    piece.color,
+                    piece.kind.name()
+                )
             }
             FenProblem::MissingKing(c) => write!(f, "{c} has no king"),
             FenProblem::KingsFacing => write!(f, "the kings face each other"),
@@ -189,7 +194,10 @@ impl Setup {
                     width += d as usize;
                 } else if let Some(p) = Piece::from_fen_char(c) {
                     if width < 9 {
-                        let sq = Square::new(File::new(width as u8).expect("< 9"), Rank::new(rank).expect("< 10"));
+                        let sq = Square::new(
+                            File::new(width as u8).expect("< 9"),
+                            Rank::new(rank).expect("< 10"),
+                        );
                         board[sq.index()] = Some(p);
                     }
                     width += 1;
@@ -220,7 +228,12 @@ impl Setup {
         let rule60 = number(0);
         let fullmove = number(1).max(1);
         if problems.is_empty() {
-            Ok(Setup { board, side, rule60, fullmove })
+            Ok(Setup {
+                board,
+                side,
+                rule60,
+                fullmove,
+            })
         } else {
             Err(FenError(problems))
         }
@@ -269,11 +282,15 @@ mod tests {
     #[test]
     fn syntax_errors() {
         assert!(Setup::parse("").unwrap_err().has(FenProblemKind::Syntax));
-        let e = Setup::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w").unwrap_err();
+        let e = Setup::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w")
+            .unwrap_err();
         assert_eq!(e.0, vec![FenProblem::RankWidth { rank: 0, width: 8 }]);
-        let e = Setup::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x").unwrap_err();
+        let e = Setup::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x")
+            .unwrap_err();
         assert!(matches!(e.0[0], FenProblem::BadSide(_)));
-        let e = Setup::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1").unwrap_err();
+        let e =
+            Setup::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1")
+                .unwrap_err();
         assert!(matches!(e.0[0], FenProblem::BadCounter(_)));
         let e = Setup::parse("rnbakabnx/9/9/9/9/9/9/9/9/9").unwrap_err();
         assert!(e.0.contains(&FenProblem::UnknownLetter('x')));
@@ -281,9 +298,11 @@ mod tests {
 
     #[test]
     fn wxf_letters_and_optional_fields() {
-        let a = Setup::parse("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w").unwrap();
+        let a =
+            Setup::parse("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w").unwrap();
         assert_eq!(a.to_fen(), START_FEN);
-        let b = Setup::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b 12 7").unwrap();
+        let b = Setup::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b 12 7")
+            .unwrap();
         assert_eq!((b.side, b.rule60, b.fullmove), (Color::Black, 12, 7));
     }
 }

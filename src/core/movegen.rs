@@ -45,7 +45,10 @@ impl MoveList {
     /// An empty list.
     #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList { moves: [Move::NONE; MAX_MOVES], len: 0 }
+        MoveList {
+            moves: [Move::NONE; MAX_MOVES],
+            len: 0,
+        }
     }
 
     /// Appends a move.
@@ -213,10 +216,16 @@ impl Position {
         let ksq = self.king_square(us);
         let occ = self.occupied();
         let ours = self.color(us);
-        let mut pins = Pins { pinned: Bitboard::EMPTY, squares: [Square::A0; 12], masks: [Bitboard::EMPTY; 12], len: 0 };
+        let mut pins = Pins {
+            pinned: Bitboard::EMPTY,
+            squares: [Square::A0; 12],
+            masks: [Bitboard::EMPTY; 12],
+            len: 0,
+        };
         let mut danger = Bitboard::EMPTY;
         let cross = attacks::rook_cross(ksq);
-        let snipers = cross & (self.pieces(them, PieceKind::Rook) | self.pieces(them, PieceKind::King));
+        let snipers =
+            cross & (self.pieces(them, PieceKind::Rook) | self.pieces(them, PieceKind::King));
         for s in snipers {
             let line = attacks::between(ksq, s);
             let b = line & occ;
@@ -238,7 +247,8 @@ impl Position {
                 _ => {}
             }
         }
-        let horses = attacks::horse_attackers(ksq, Bitboard::EMPTY) & self.pieces(them, PieceKind::Horse);
+        let horses =
+            attacks::horse_attackers(ksq, Bitboard::EMPTY) & self.pieces(them, PieceKind::Horse);
         for h in horses {
             let leg = attacks::block(ksq, h).without(h);
             if (leg & ours).any() {
@@ -258,14 +268,22 @@ impl Position {
         let (pins, danger) = self.pins_and_danger();
         let safe = target - danger;
         let mut emit = |from: Square, to: Bitboard| {
-            let to = if pins.pinned.has(from) { to & pins.mask(from) } else { to };
+            let to = if pins.pinned.has(from) {
+                to & pins.mask(from)
+            } else {
+                to
+            };
             sink.targets(from, to & safe);
         };
         for from in self.pieces(us, PieceKind::Rook) {
             emit(from, attacks::rook_attacks(from, occ));
         }
         for from in self.pieces(us, PieceKind::Cannon) {
-            emit(from, (attacks::rook_attacks(from, occ) - occ) | (attacks::cannon_attacks(from, occ) & theirs));
+            emit(
+                from,
+                (attacks::rook_attacks(from, occ) - occ)
+                    | (attacks::cannon_attacks(from, occ) & theirs),
+            );
         }
         for from in self.pieces(us, PieceKind::Horse) {
             emit(from, attacks::horse_attacks(from, occ));
@@ -319,7 +337,7 @@ impl Position {
                 }
             }
         }
-        for t in attacks::king_attacks(ksq) & target - ours {
+        for t in attacks::king_attacks(ksq) & (target - ours) {
             if self.leaves_king_safe(ksq, t) {
                 sink.one(Move::new(ksq, t));
             }
@@ -440,8 +458,14 @@ fn reference_is_legal(pos: &Position, m: Move) -> bool {
     }
     board[m.to().index()] = board[m.from().index()];
     board[m.from().index()] = None;
-    let occ: u128 = board.iter().enumerate().filter(|(_, p)| p.is_some()).fold(0, |a, (i, _)| a | 1u128 << i);
-    let ksq = Square::ALL.into_iter().find(|s| board[s.index()] == Some(crate::core::Piece::new(us, PieceKind::King)));
+    let occ: u128 = board
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.is_some())
+        .fold(0, |a, (i, _)| a | 1u128 << i);
+    let ksq = Square::ALL
+        .into_iter()
+        .find(|s| board[s.index()] == Some(crate::core::Piece::new(us, PieceKind::King)));
     let Some(ksq) = ksq else { return false };
     let kbit = 1u128 << ksq.index();
     for sq in Square::ALL {

@@ -53,7 +53,11 @@ impl Move {
     /// Rebuilds a move from [`Move::raw`]; `None` if a square index is off the board.
     pub fn from_raw(raw: u16) -> Option<Move> {
         let (f, t) = (raw >> 7, raw & 0x7F);
-        if f < 90 && t < 90 && raw >> 14 == 0 { Some(Move(raw)) } else { None }
+        if f < 90 && t < 90 && raw >> 14 == 0 {
+            Some(Move(raw))
+        } else {
+            None
+        }
     }
 
     /// True for an ordinary move (not [`Move::NONE`] or [`Move::NULL`]).
@@ -100,7 +104,11 @@ pub struct ParseMoveError(pub String);
 
 impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid move {:?} (expected coordinates like h2e2 or H2-E2)", self.0)
+        write!(
+            f,
+            "invalid move {:?} (expected coordinates like h2e2 or H2-E2)",
+            self.0
+        )
     }
 }
 
@@ -139,7 +147,17 @@ mod tests {
 
     #[test]
     fn parse_and_print() {
-        for bad in ["", "h2", "h2e", "h2e22", "j2e2", "h2h2", "h2_e2", "炮二平五", "h2e2 "] {
+        for bad in [
+            "",
+            "h2",
+            "h2e",
+            "h2e22",
+            "j2e2",
+            "h2h2",
+            "h2_e2",
+            "炮二平五",
+            "h2e2 ",
+        ] {
             assert!(bad.parse::<Move>().is_err(), "{bad}");
         }
         let m = Move::new(Square::B9, Square::C7);

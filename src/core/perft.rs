@@ -60,7 +60,11 @@ pub fn divide_parallel(pos: &Position, depth: u32, threads: usize) -> Vec<(Move,
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(&m) = moves.get(i) else { break };
                         local.make_move(m);
-                        let n = if depth <= 1 { 1 } else { perft(&mut local, depth - 1) };
+                        let n = if depth <= 1 {
+                            1
+                        } else {
+                            perft(&mut local, depth - 1)
+                        };
                         local.unmake_move();
                         out.push((i, m, n));
                     }
@@ -68,8 +72,10 @@ pub fn divide_parallel(pos: &Position, depth: u32, threads: usize) -> Vec<(Move,
                 })
             })
             .collect();
-        let mut all: Vec<(usize, Move, u64)> =
-            handles.into_iter().flat_map(|h| h.join().expect("perft worker panicked")).collect();
+        let mut all: Vec<(usize, Move, u64)> = handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("perft worker panicked"))
+            .collect();
         all.sort_by_key(|e| e.0);
         all.into_iter().map(|(_, m, n)| (m, n)).collect()
     });
@@ -80,7 +86,12 @@ pub fn divide_parallel(pos: &Position, depth: u32, threads: usize) -> Vec<(Move,
 /// Perft that also checks, at every node, that the incremental key equals the key
 /// computed from scratch and that unmake restores the position. Slow; for tests.
 pub fn perft_checked(pos: &mut Position, depth: u32) -> u64 {
-    assert_eq!(pos.key(), pos.compute_key(), "incremental key differs in {}", pos.to_fen());
+    assert_eq!(
+        pos.key(),
+        pos.compute_key(),
+        "incremental key differs in {}",
+        pos.to_fen()
+    );
     if depth == 0 {
         return 1;
     }
@@ -91,7 +102,11 @@ pub fn perft_checked(pos: &mut Position, depth: u32) -> u64 {
         pos.make_move(m);
         n += perft_checked(pos, depth - 1);
         pos.unmake_move();
-        assert!(*pos == before && pos.key() == before.key(), "unmake of {m} broke {}", before.to_fen());
+        assert!(
+            *pos == before && pos.key() == before.key(),
+            "unmake of {m} broke {}",
+            before.to_fen()
+        );
     }
     n
 }

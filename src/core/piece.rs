@@ -169,7 +169,10 @@ impl Piece {
     /// The piece with index 0..13.
     pub const fn from_index(i: usize) -> Piece {
         let color = if i < 7 { Color::Red } else { Color::Black };
-        Piece { color, kind: PieceKind::ALL[i % 7] }
+        Piece {
+            color,
+            kind: PieceKind::ALL[i % 7],
+        }
     }
 
     /// FEN letter: upper case for Red, lower case for Black.
@@ -189,7 +192,11 @@ impl Piece {
     /// Parses a FEN letter (`RNBAKCP`/`rnbakcp`, also WXF `H`/`E`).
     pub fn from_fen_char(c: char) -> Option<Piece> {
         let kind = PieceKind::from_fen_char(c)?;
-        let color = if c.is_ascii_uppercase() { Color::Red } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::Red
+        } else {
+            Color::Black
+        };
         Some(Piece { color, kind })
     }
 
@@ -232,8 +239,14 @@ mod tests {
             assert_eq!(p.index(), i);
             assert_eq!(Piece::from_fen_char(p.fen_char()), Some(p));
         }
-        assert_eq!(Piece::from_fen_char('H'), Some(Piece::new(Color::Red, PieceKind::Horse)));
-        assert_eq!(Piece::from_fen_char('e'), Some(Piece::new(Color::Black, PieceKind::Elephant)));
+        assert_eq!(
+            Piece::from_fen_char('H'),
+            Some(Piece::new(Color::Red, PieceKind::Horse))
+        );
+        assert_eq!(
+            Piece::from_fen_char('e'),
+            Some(Piece::new(Color::Black, PieceKind::Elephant))
+        );
         assert_eq!(Piece::from_fen_char('x'), None);
     }
 }

@@ -92,7 +92,10 @@ impl Position {
             counts[p.index()] += 1;
             let sq = Square::ALL[i];
             if !attacks::regions::allowed(p.kind, p.color).has(sq) {
-                problems.push(FenProblem::Misplaced { piece: p, square: sq });
+                problems.push(FenProblem::Misplaced {
+                    piece: p,
+                    square: sq,
+                });
             }
         }
         for (i, &count) in counts.iter().enumerate() {
@@ -134,7 +137,10 @@ impl Position {
         let (rk, bk) = (pos.king_square(Color::Red), pos.king_square(Color::Black));
         if rk.file() == bk.file() && (attacks::between(rk, bk) & pos.occupied()).is_empty() {
             problems.push(FenProblem::KingsFacing);
-        } else if pos.king_attackers(pos.king_square(!pos.side), pos.side, pos.occupied()).any() {
+        } else if pos
+            .king_attackers(pos.king_square(!pos.side), pos.side, pos.occupied())
+            .any()
+        {
             problems.push(FenProblem::SideNotToMoveInCheck);
         }
         if !problems.is_empty() {
@@ -146,7 +152,12 @@ impl Position {
 
     /// The position as an unvalidated [`Setup`] (what FEN would say).
     pub fn to_setup(&self) -> Setup {
-        Setup { board: self.board, side: self.side, rule60: self.st.rule60, fullmove: self.fullmove }
+        Setup {
+            board: self.board,
+            side: self.side,
+            rule60: self.st.rule60,
+            fullmove: self.fullmove,
+        }
     }
 
     /// FEN text with all six fields.
@@ -268,7 +279,11 @@ impl Position {
 
     /// The last move made, if any.
     pub fn last_move(&self) -> Option<Move> {
-        if self.history.is_empty() { None } else { Some(self.st.mv) }
+        if self.history.is_empty() {
+            None
+        } else {
+            Some(self.st.mv)
+        }
     }
 
     /// Forgets the move history (the current position becomes the root). Used when a
@@ -308,7 +323,9 @@ impl Position {
             | (attacks::advisor_attacks(sq) & k[PieceKind::Advisor.index()])
             | (attacks::elephant_attacks(sq, occ) & k[PieceKind::Elephant.index()]);
         for c in Color::ALL {
-            att |= attacks::pawn_attackers(c, sq) & k[PieceKind::Pawn.index()] & self.by_color[c.index()];
+            att |= attacks::pawn_attackers(c, sq)
+                & k[PieceKind::Pawn.index()]
+                & self.by_color[c.index()];
         }
         att & occ
     }
@@ -330,12 +347,15 @@ impl Position {
     /// Destinations (empty or enemy) of the piece on `sq` ignoring checks: the
     /// pseudo-legal moves of that piece.
     pub fn pseudo_targets(&self, sq: Square) -> Bitboard {
-        let Some(p) = self.piece_at(sq) else { return Bitboard::EMPTY };
+        let Some(p) = self.piece_at(sq) else {
+            return Bitboard::EMPTY;
+        };
         let occ = self.occupied();
         let ours = self.color(p.color);
         match p.kind {
             PieceKind::Cannon => {
-                (attacks::rook_attacks(sq, occ) - occ) | (attacks::cannon_attacks(sq, occ) & self.color(!p.color))
+                (attacks::rook_attacks(sq, occ) - occ)
+                    | (attacks::cannon_attacks(sq, occ) & self.color(!p.color))
             }
             _ => Position::piece_attacks(p, sq, occ) - ours,
         }
@@ -347,7 +367,11 @@ impl Position {
     pub fn leaves_king_safe(&self, from: Square, to: Square) -> bool {
         let us = self.side;
         let occ = (self.occupied() - from.into()) | to.into();
-        let ksq = if self.by_kind[PieceKind::King.index()].has(from) { to } else { self.king_square(us) };
+        let ksq = if self.by_kind[PieceKind::King.index()].has(from) {
+            to
+        } else {
+            self.king_square(us)
+        };
         let them = !us;
         let theirs = self.by_color[them.index()] - to.into();
         let k = &self.by_kind;
@@ -395,7 +419,9 @@ impl Position {
     /// ```
     pub fn gives_check(&self, m: Move) -> bool {
         let (from, to) = (m.from(), m.to());
-        let Some(p) = self.piece_at(from) else { return false };
+        let Some(p) = self.piece_at(from) else {
+            return false;
+        };
         let us = self.side;
         let eksq = self.king_square(!us);
         let occ = (self.occupied() - from.into()) | to.into();
@@ -427,7 +453,10 @@ impl Position {
         let p = self.board[from.index()].expect("a piece on the from square");
         let captured = self.board[to.index()];
         self.history.push(self.st);
-        let mut key = self.st.key ^ zobrist::SIDE_KEY ^ zobrist::piece_key(p, from) ^ zobrist::piece_key(p, to);
+        let mut key = self.st.key
+            ^ zobrist::SIDE_KEY
+            ^ zobrist::piece_key(p, from)
+            ^ zobrist::piece_key(p, to);
         let to_bb = Bitboard::from(to);
         let from_to = Bitboard::from(from) | to_bb;
         if let Some(c) = captured {
@@ -450,7 +479,8 @@ impl Position {
         self.st.mv = m;
         self.st.captured = captured;
         self.st.plies_from_null += 1;
-        self.st.checkers = self.king_attackers(self.king_square(self.side), !self.side, self.occupied());
+        self.st.checkers =
+            self.king_attackers(self.king_square(self.side), !self.side, self.occupied());
     }
 
     /// Takes back the last move made with [`Position::make_move`].
@@ -490,7 +520,8 @@ impl Position {
             self.fullmove += 1;
         }
         self.side = !self.side;
-        self.st.checkers = self.king_attackers(self.king_square(self.side), !self.side, self.occupied());
+        self.st.checkers =
+            self.king_attackers(self.king_square(self.side), !self.side, self.occupied());
     }
 
     /// Takes back a null move.
@@ -545,11 +576,17 @@ mod tests {
     fn invalid_positions() {
         let cases = [
             ("4k4/9/9/9/9/9/9/4n4/3A5/3K5 w", FenProblemKind::Misplaced),
-            ("4k4/9/9/9/9/9/9/9/4R4/4K4 w", FenProblemKind::SideNotToMoveInCheck),
+            (
+                "4k4/9/9/9/9/9/9/9/4R4/4K4 w",
+                FenProblemKind::SideNotToMoveInCheck,
+            ),
             ("4k4/9/9/9/9/9/9/9/9/4K4 w", FenProblemKind::KingsFacing),
             ("3k5/9/9/9/9/9/9/9/9/9 w", FenProblemKind::MissingKing),
             ("3k5/9/9/9/9/PPPPPP3/9/9/9/4K4 w", FenProblemKind::TooMany),
-            ("rnbakabnr/9/4c4/p1p1C1p1p/9/9/P1P3P1P/1C5c1/9/RNBAKABNR b", FenProblemKind::SideNotToMoveInCheck),
+            (
+                "rnbakabnr/9/4c4/p1p1C1p1p/9/9/P1P3P1P/1C5c1/9/RNBAKABNR b",
+                FenProblemKind::SideNotToMoveInCheck,
+            ),
         ];
         for (fen, kind) in cases {
             let e = Position::from_fen(fen).unwrap_err();
@@ -560,9 +597,12 @@ mod tests {
     #[test]
     fn checks_detected() {
         // Cannon check through a screen.
-        let pos = Position::from_fen("4k4/9/9/9/4c4/9/9/9/4A4/3K5 w").unwrap_or_else(|e| panic!("{e}"));
+        let pos =
+            Position::from_fen("4k4/9/9/9/4c4/9/9/9/4A4/3K5 w").unwrap_or_else(|e| panic!("{e}"));
         assert!(!pos.in_check());
-        let pos = Position::from_fen("1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1").unwrap();
+        let pos =
+            Position::from_fen("1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1")
+                .unwrap();
         assert_eq!(pos.checkers(), Bitboard::from(Square::F5));
     }
 }

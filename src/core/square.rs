@@ -134,7 +134,11 @@ impl Square {
     /// assert_eq!(Square::from_index(90), None);
     /// ```
     pub const fn from_index(i: u8) -> Option<Square> {
-        if i < 90 { Some(Self::from_index_unchecked(i)) } else { None }
+        if i < 90 {
+            Some(Self::from_index_unchecked(i))
+        } else {
+            None
+        }
     }
 
     const fn from_index_unchecked(i: u8) -> Square {

@@ -1,0 +1,44 @@
+# Chuhan: common tasks. `make help` lists them.
+CARGO ?= cargo
+NATIVE = RUSTFLAGS="-C target-cpu=native" $(CARGO)
+
+.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native
+
+help:
+	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/'
+
+build: ## release build (portable)
+	$(CARGO) build --release
+
+native: ## release build for this CPU (BMI2/PEXT tables when available)
+	$(NATIVE) build --release --target-dir target/native
+
+run: build ## build and start the engine daemon
+	./target/release/chuhan
+
+test: ## the test suite (what CI runs)
+	$(CARGO) test --release
+
+test-all: ## the test suite plus every ignored (slow) test
+	$(CARGO) test --release -- --include-ignored
+
+perft-deep: ## deep perft lines (startpos 5 and 6, all depth-5 positions)
+	$(CARGO) test --release --test perft -- --ignored
+
+lint: ## formatting and clippy, warnings are errors
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
+
+fmt:
+	$(CARGO) fmt
+
+bench: ## criterion benchmarks
+	$(CARGO) bench
+
+perft-bench: build native ## perft 5 and 6 from the start position, portable and BMI2 builds
+	./target/release/chuhan perft 5
+	./target/release/chuhan perft 6
+	./target/native/release/chuhan perft 5
+	./target/native/release/chuhan perft 6
+
+ci: lint test ## everything CI checks
