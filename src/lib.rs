@@ -6,9 +6,14 @@
 //! books, notations and game records, and a match runner. The `chuhan` binary speaks
 //! UCCI and UCI on stdin/stdout.
 //!
-//! Module map: [`core`] holds the rules of movement and knows nothing of the rest.
+//! Module map: [`core`] holds the rules of movement and knows nothing of the rest;
+//! [`eval`] scores positions; [`search`] finds moves behind the [`search::Engine`]
+//! facade; [`protocol`] speaks UCCI and UCI over it; [`tools`] are the subcommands.
 
 #![warn(missing_docs)]
 
 pub mod core;
+pub mod eval;
+pub mod protocol;
+pub mod search;
 pub mod tools;

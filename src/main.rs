@@ -20,12 +20,18 @@ struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal move tree (move-generator test and benchmark).
     Perft(tools::perft_cmd::PerftArgs),
+    /// Search the bench positions to a fixed depth: node count (signature) and speed.
+    Bench(tools::bench_cmd::BenchArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => ExitCode::SUCCESS,
+        None => {
+            chuhan::protocol::run_stdio();
+            ExitCode::SUCCESS
+        }
         Some(Command::Perft(args)) => tools::perft_cmd::run(&args),
+        Some(Command::Bench(args)) => tools::bench_cmd::run(&args),
     }
 }

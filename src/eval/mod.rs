@@ -1,0 +1,424 @@
+//! Static evaluation: hand-written, phase-tapered terms over the whole position.
+//!
+//! [`breakdown`] computes every term for both sides (the single source of truth);
+//! [`evaluate`] blends them into one number from the side to move's point of view,
+//! and the daemon's `eval` command prints the breakdown. Weights live in
+//! [`params`]. The evaluation is computed from scratch at each node (it costs a few
+//! hundred nanoseconds; incremental material/PST updates would need a wrapper around
+//! `core::Position` and did not pay in measurements at our search speed).
+
+pub mod params;
+pub mod pst;
+pub mod tapered;
+
+use crate::core::attacks;
+use crate::core::{Bitboard, Color, PieceKind, Position, Square};
+use params::*;
+use std::fmt;
+use tapered::S;
+
+/// The evaluation terms, in the order of the breakdown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Term {
+    /// Material.
+    Material,
+    /// Piece-square values.
+    Pst,
+    /// Rook, horse and cannon mobility (trapped horses).
+    Mobility,
+    /// Piece knowledge: cannon screens and targets, rooks on open files, connected
+    /// pawns.
+    Pieces,
+    /// King safety: missing advisors and elephants against the attacking force,
+    /// hollow/bottom cannon, attacks on the palace.
+    KingSafety,
+    /// The side to move's bonus.
+    Tempo,
+}
+
+impl Term {
+    /// All terms in breakdown order.
+    pub const ALL: [Term; 6] = [
+        Term::Material,
+        Term::Pst,
+        Term::Mobility,
+        Term::Pieces,
+        Term::KingSafety,
+        Term::Tempo,
+    ];
+
+    /// Display name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Term::Material => "Material",
+            Term::Pst => "Placement",
+            Term::Mobility => "Mobility",
+            Term::Pieces => "Pieces",
+            Term::KingSafety => "King safety",
+            Term::Tempo => "Tempo",
+        }
+    }
+}
+
+/// How much the evaluation knows (the UCCI `knowledge` option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Knowledge {
+    /// Material only.
+    Material,
+    /// Material and piece-square values.
+    Basic,
+    /// Every term.
+    Full,
+}
+
+/// Evaluation settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalConfig {
+    /// Which terms count.
+    pub knowledge: Knowledge,
+    /// Amplitude of the pseudo-random noise added to every evaluation (0 = none):
+    /// the UCCI `randomness` option.
+    pub noise: i32,
+    /// Seed of the noise (fixed for a game so the search stays consistent).
+    pub seed: u64,
+}
+
+impl Default for EvalConfig {
+    fn default() -> EvalConfig {
+        EvalConfig {
+            knowledge: Knowledge::Full,
+            noise: 0,
+            seed: 0,
+        }
+    }
+}
+
+/// Every term for both sides, and the phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Breakdown {
+    /// `terms[t][color]`: term `t` for that colour (positive = good for it).
+    pub terms: [[S; 2]; 6],
+    /// Game phase, 0 (bare endgame) to [`MAX_PHASE`].
+    pub phase: i32,
+    /// Side to move.
+    pub side: Color,
+    /// Divisor applied to the final score when the leading side cannot win (1 =
+    /// none).
+    pub scale_divisor: i32,
+}
+
+impl Breakdown {
+    /// The tapered value of one term for Red minus Black.
+    pub fn term_value(&self, t: usize) -> i32 {
+        (self.terms[t][0] - self.terms[t][1]).taper(self.phase.min(MAX_PHASE), MAX_PHASE)
+    }
+
+    /// Red-minus-Black total, scaled, before the side-to-move sign.
+    pub fn red_total(&self) -> i32 {
+        let mut sum = S::ZERO;
+        for t in &self.terms {
+            sum += t[0] - t[1];
+        }
+        let v = sum.taper(self.phase.min(MAX_PHASE), MAX_PHASE);
+        v / self.scale_divisor.max(1)
+    }
+
+    /// The value from the side to move's point of view.
+    pub fn value(&self) -> i32 {
+        match self.side {
+            Color::Red => self.red_total(),
+            Color::Black => -self.red_total(),
+        }
+    }
+}
+
+impl fmt::Display for Breakdown {
+    /// A term-by-term table: mg/eg per side and the blended Red-minus-Black value.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{:<12} | {:>6} {:>6} | {:>6} {:>6} | {:>7}",
+            "Term", "Red mg", "eg", "Blk mg", "eg", "Total"
+        )?;
+        writeln!(f, "{}", "-".repeat(57))?;
+        for (i, t) in Term::ALL.iter().enumerate() {
+            let [r, b] = self.terms[i];
+            writeln!(
+                f,
+                "{:<12} | {:>6} {:>6} | {:>6} {:>6} | {:>7}",
+                t.name(),
+                r.mg,
+                r.eg,
+                b.mg,
+                b.eg,
+                self.term_value(i)
+            )?;
+        }
+        writeln!(f, "{}", "-".repeat(57))?;
+        writeln!(f, "Phase: {} / {}", self.phase.min(MAX_PHASE), MAX_PHASE)?;
+        if self.scale_divisor > 1 {
+            writeln!(
+                f,
+                "Scaled down by {} (the leader cannot win)",
+                self.scale_divisor
+            )?;
+        }
+        writeln!(f, "Total (Red's view): {}", self.red_total())?;
+        write!(
+            f,
+            "Total (side to move, {}): {}",
+            self.side.name(),
+            self.value()
+        )
+    }
+}
+
+/// The attack-capable pieces of a side: rooks, horses, cannons and pawns.
+fn attackers(pos: &Position, c: Color) -> Bitboard {
+    pos.pieces(c, PieceKind::Rook)
+        | pos.pieces(c, PieceKind::Horse)
+        | pos.pieces(c, PieceKind::Cannon)
+        | pos.pieces(c, PieceKind::Pawn)
+}
+
+fn enemy_half(c: Color) -> Bitboard {
+    match c {
+        Color::Red => Bitboard::BLACK_HALF,
+        Color::Black => Bitboard::RED_HALF,
+    }
+}
+
+fn back_rank(c: Color) -> Bitboard {
+    match c {
+        Color::Red => Bitboard::RANK_0,
+        Color::Black => Bitboard(Bitboard::RANK_0.0 << 81),
+    }
+}
+
+/// Computes every term of the evaluation.
+///
+/// ```
+/// use chuhan::core::Position;
+/// use chuhan::eval::{breakdown, Knowledge};
+/// let b = breakdown(&Position::startpos(), Knowledge::Full);
+/// // The start position is symmetric: only the tempo differs.
+/// assert_eq!(b.red_total(), b.term_value(5));
+/// ```
+pub fn breakdown(pos: &Position, knowledge: Knowledge) -> Breakdown {
+    let mut terms = [[S::ZERO; 2]; 6];
+    let mut phase = 0;
+    let occ = pos.occupied();
+    for sq in occ {
+        let p = pos.piece_at(sq).expect("occupied");
+        let c = p.color.index();
+        terms[0][c] += MATERIAL[p.kind.index()];
+        phase += PHASE_WEIGHT[p.kind.index()];
+        if knowledge != Knowledge::Material {
+            terms[1][c] += pst::value(p, sq);
+        }
+    }
+    if knowledge == Knowledge::Full {
+        for c in Color::ALL {
+            full_terms(pos, c, &mut terms);
+        }
+        terms[5][pos.side_to_move().index()] += TEMPO;
+    }
+    // A side with no attacking piece cannot win.
+    let mut scale_divisor = 1;
+    let mut sum = S::ZERO;
+    for t in &terms {
+        sum += t[0] - t[1];
+    }
+    let lead = sum.taper(phase.min(MAX_PHASE), MAX_PHASE);
+    let leader = if lead > 0 { Color::Red } else { Color::Black };
+    if lead != 0 && attackers(pos, leader).is_empty() {
+        scale_divisor = NO_ATTACKER_DIVISOR;
+    }
+    Breakdown {
+        terms,
+        phase,
+        side: pos.side_to_move(),
+        scale_divisor,
+    }
+}
+
+/// Mobility, piece knowledge and king safety of colour `us` (adds to `terms`).
+fn full_terms(pos: &Position, us: Color, terms: &mut [[S; 2]; 6]) {
+    let them = !us;
+    let u = us.index();
+    let occ = pos.occupied();
+    let ours = pos.color(us);
+    let theirs = pos.color(them);
+    let their_king = pos.king_square(them);
+    let their_palace = attacks::regions::palace(them);
+    let their_pawn_attacks = pos
+        .pieces(them, PieceKind::Pawn)
+        .into_iter()
+        .fold(Bitboard::EMPTY, |a, sq| a | attacks::pawn_attacks(them, sq));
+    let our_pawns = pos.pieces(us, PieceKind::Pawn);
+    let mut attacked = Bitboard::EMPTY;
+    let mut mobility = S::ZERO;
+    let mut pieces = S::ZERO;
+    let mut king = S::ZERO;
+
+    for sq in pos.pieces(us, PieceKind::Rook) {
+        let a = attacks::rook_attacks(sq, occ);
+        attacked |= a;
+        mobility += ROOK_MOBILITY * (a - ours).count() as i32;
+        if (Bitboard::file(sq.file()) & our_pawns).is_empty() {
+            pieces += ROOK_OPEN_FILE;
+        }
+        if sq.file() == their_king.file() && (attacks::between(sq, their_king) & occ).is_empty() {
+            king += ROOK_ON_KING_FILE;
+        }
+    }
+    for sq in pos.pieces(us, PieceKind::Horse) {
+        let a = attacks::horse_attacks(sq, occ);
+        attacked |= a;
+        let n = (a - ours - their_pawn_attacks).count() as i32;
+        mobility += HORSE_MOBILITY * n;
+        if n <= 1 {
+            mobility += HORSE_TRAPPED;
+        }
+    }
+    let their_pieces_no_pawns = theirs - pos.pieces(them, PieceKind::Pawn);
+    for sq in pos.pieces(us, PieceKind::Cannon) {
+        let xray = attacks::cannon_attacks(sq, occ);
+        attacked |= xray;
+        mobility += CANNON_MOBILITY * (attacks::rook_attacks(sq, occ) - occ).count() as i32;
+        if xray.is_empty() {
+            pieces += CANNON_NO_SCREEN;
+        }
+        pieces += CANNON_LIVE_TARGET * (xray & their_pieces_no_pawns).count() as i32;
+        if sq.file() == their_king.file() {
+            let between = attacks::between(sq, their_king) & occ;
+            match between.count() {
+                0 => king += HOLLOW_CANNON,
+                1 => {
+                    let screen = between.lsb();
+                    let center = match them {
+                        Color::Red => Square::E1,
+                        Color::Black => Square::E8,
+                    };
+                    if screen == center
+                        && pos.piece_at(screen).map(|p| (p.color, p.kind))
+                            == Some((them, PieceKind::Horse))
+                    {
+                        king += CANNON_PINS_CENTER_HORSE;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if back_rank(them).has(sq) && back_rank(them).has(their_king) {
+            king += BOTTOM_CANNON;
+        }
+    }
+    let crossed = our_pawns & enemy_half(us);
+    for sq in our_pawns {
+        attacked |= attacks::pawn_attacks(us, sq);
+    }
+    for sq in crossed {
+        if let Some(right) = sq.offset(1, 0)
+            && crossed.has(right)
+        {
+            pieces += PAWN_CONNECTED;
+        }
+    }
+
+    // King safety of the enemy against our attacking force.
+    let mut weight = 0;
+    for sq in ours & enemy_half(us) {
+        if let Some(p) = pos.piece_at(sq) {
+            weight += ATTACK_WEIGHT[p.kind.index()];
+        }
+    }
+    let weight = weight.min(ATTACK_MAX);
+    let missing_adv = 2 - pos.pieces(them, PieceKind::Advisor).count().min(2) as i32;
+    let missing_ele = 2 - pos.pieces(them, PieceKind::Elephant).count().min(2) as i32;
+    let exposure = MISSING_ADVISOR * missing_adv + MISSING_ELEPHANT * missing_ele;
+    // The enemy's missing defenders are our gain.
+    king -= S {
+        mg: exposure.mg * weight / ATTACK_MAX,
+        eg: exposure.eg * weight / ATTACK_MAX,
+    };
+    king += PALACE_ATTACK * (attacked & their_palace).count() as i32;
+
+    terms[2][u] += mobility;
+    terms[3][u] += pieces;
+    terms[4][u] += king;
+}
+
+#[inline(always)]
+fn noise(key: u64, cfg: &EvalConfig) -> i32 {
+    if cfg.noise == 0 {
+        return 0;
+    }
+    let mut x = key ^ cfg.seed;
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    (x % (2 * cfg.noise as u64 + 1)) as i32 - cfg.noise
+}
+
+/// The static evaluation from the side to move's point of view.
+///
+/// ```
+/// use chuhan::core::Position;
+/// use chuhan::eval::{evaluate, EvalConfig};
+/// // Red is a rook up.
+/// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w").unwrap();
+/// assert!(evaluate(&pos, &EvalConfig::default()) > 1000);
+/// ```
+pub fn evaluate(pos: &Position, cfg: &EvalConfig) -> i32 {
+    breakdown(pos, cfg.knowledge).value() + noise(pos.key(), cfg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_symmetry() {
+        for fen in [
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+            "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
+            "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let cfg = EvalConfig::default();
+            assert_eq!(evaluate(&pos, &cfg), evaluate(&pos.flip(), &cfg), "{fen}");
+            assert_eq!(evaluate(&pos, &cfg), evaluate(&pos.mirror(), &cfg), "{fen}");
+        }
+    }
+
+    #[test]
+    fn knowledge_levels() {
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w").unwrap();
+        let b = breakdown(&pos, Knowledge::Material);
+        assert_eq!(b.value(), MATERIAL[0].taper(6, MAX_PHASE));
+    }
+
+    #[test]
+    fn noise_is_bounded_and_seeded() {
+        let pos = Position::startpos();
+        let base = evaluate(&pos, &EvalConfig::default());
+        let cfg = EvalConfig {
+            noise: 10,
+            seed: 7,
+            ..EvalConfig::default()
+        };
+        let v = evaluate(&pos, &cfg);
+        assert!((v - base).abs() <= 10);
+        assert_eq!(v, evaluate(&pos, &cfg));
+    }
+
+    #[test]
+    fn bare_kings_and_defenders_are_drawish() {
+        // Red has two advisors more but nothing that can attack.
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4A4/3AK4 w").unwrap();
+        let v = evaluate(&pos, &EvalConfig::default());
+        assert!(v.abs() < 60, "{v}");
+    }
+}

@@ -1,0 +1,473 @@
+//! The daemon: one session loop reading commands from stdin (as bytes, decoded
+//! lossily, any length), speaking UCCI or UCI according to the last handshake, and
+//! driving the [`Engine`]. Search events are printed by a printer thread while the
+//! session keeps reading (except in UCCI `batch` mode). Every rejected line gets
+//! exactly one error line and changes nothing.
+
+pub mod command;
+pub mod diagram;
+pub mod dialect;
+pub mod options;
+
+use crate::core::{Position, perft};
+use crate::eval;
+use crate::search::engine::{Engine, EngineOption, Level, Style};
+use crate::search::event::Event;
+use crate::search::{bench, tt::Bound};
+use command::{Command, ParseContext};
+use crossbeam_channel::Receiver;
+use dialect::Dialect;
+use options::{OptionId, Value};
+use parking_lot::Mutex;
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+
+/// Engine name for `id name`.
+pub const ENGINE_NAME: &str = concat!("Chuhan ", env!("CARGO_PKG_VERSION"));
+/// Authors for `id author`.
+pub const ENGINE_AUTHOR: &str = "the Chuhan developers";
+
+/// A line-oriented, flushed, shared output.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Wraps a writer.
+    pub fn new(w: Box<dyn Write + Send>) -> Output {
+        Output(Arc::new(Mutex::new(w)))
+    }
+
+    /// Writes one or more lines and flushes. Write errors (a closed pipe) are
+    /// ignored: the session ends when its input does.
+    pub fn line(&self, s: &str) {
+        let mut w = self.0.lock();
+        let _ = writeln!(w, "{s}");
+        let _ = w.flush();
+    }
+}
+
+/// How the session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// `quit` was received.
+    Quit,
+    /// The input ended.
+    EndOfInput,
+}
+
+/// A protocol session over an engine.
+pub struct Session {
+    out: Output,
+    engine: Engine,
+    dialect: Dialect,
+    usemillisec: bool,
+    batch: bool,
+    debug: bool,
+    bookfiles: String,
+    multipv: usize,
+    printer: Option<JoinHandle<()>>,
+    /// Set by the printer just before it writes the final `bestmove`: from then on
+    /// the search counts as over, even if its threads are still winding down.
+    answered: Arc<AtomicBool>,
+    unbounded_search: bool,
+}
+
+impl Session {
+    /// A session writing to `out`.
+    pub fn new(out: Output) -> Session {
+        Session {
+            out,
+            engine: Engine::new(),
+            dialect: Dialect::Uci,
+            usemillisec: true,
+            batch: false,
+            debug: false,
+            bookfiles: String::new(),
+            multipv: 1,
+            printer: None,
+            answered: Arc::new(AtomicBool::new(false)),
+            unbounded_search: false,
+        }
+    }
+
+    /// The engine (for embedding and tests).
+    pub fn engine(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    /// The book files named by the `bookfiles` option (loaded by the book module).
+    pub fn bookfiles(&self) -> &str {
+        &self.bookfiles
+    }
+
+    fn say(&self, s: &str) {
+        self.out.line(s);
+    }
+
+    fn error(&self, text: &str) {
+        self.say(&self.dialect.message(&format!("error: {text}")));
+    }
+
+    fn note(&self, text: &str) {
+        self.say(&self.dialect.message(text));
+    }
+
+    /// True while a search runs and has not answered yet. A search that has
+    /// answered is joined here (its threads are about to exit).
+    fn thinking(&mut self) -> bool {
+        if self.printer.is_some() && self.answered.load(Ordering::SeqCst) {
+            self.finish_search();
+        }
+        self.printer.is_some()
+    }
+
+    /// Waits for the running search and its printer.
+    fn finish_search(&mut self) {
+        self.engine.wait();
+        if let Some(p) = self.printer.take() {
+            let _ = p.join();
+        }
+    }
+
+    /// Reads commands until `quit` or the end of input.
+    pub fn run<R: BufRead>(&mut self, mut input: R) -> Exit {
+        let mut buf = Vec::new();
+        loop {
+            if self.batch && self.printer.is_some() {
+                self.finish_search();
+            }
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => {
+                    // A bounded search still finishes (scripts pipe `go depth N`
+                    // and close stdin); an endless one is stopped.
+                    if self.unbounded_search {
+                        self.engine.stop();
+                    }
+                    self.finish_search();
+                    return Exit::EndOfInput;
+                }
+                Ok(_) => {}
+            }
+            let text = String::from_utf8_lossy(&buf);
+            let line: String = text
+                .chars()
+                .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })
+                .collect();
+            if self.handle_line(line.trim()) == Some(Exit::Quit) {
+                return Exit::Quit;
+            }
+        }
+    }
+
+    /// Handles one line; `Some(Exit::Quit)` after `quit`.
+    pub fn handle_line(&mut self, line: &str) -> Option<Exit> {
+        if line.is_empty() {
+            return None;
+        }
+        if self.debug {
+            self.note(&format!("received {line}"));
+        }
+        let ctx = ParseContext {
+            usemillisec: self.usemillisec,
+            side: self.engine.position().side_to_move(),
+        };
+        let cmd = match command::parse(line, &ctx) {
+            Ok(Some(c)) => c,
+            Ok(None) => return None,
+            Err(e) => {
+                self.error(&e.to_string());
+                return None;
+            }
+        };
+        self.execute(cmd)
+    }
+
+    fn execute(&mut self, cmd: Command) -> Option<Exit> {
+        match cmd {
+            Command::Ucci => {
+                self.dialect = Dialect::Ucci;
+                self.handshake();
+            }
+            Command::Uci => {
+                self.dialect = Dialect::Uci;
+                self.handshake();
+            }
+            Command::IsReady => self.say("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Position(p) => self.engine.set_position(*p),
+            Command::BanMoves(moves) => {
+                if let Err(e) = self.engine.set_banned_moves(&moves) {
+                    self.error(&e.to_string());
+                }
+            }
+            Command::Go(limits) => self.go(*limits),
+            Command::Perft(d) => {
+                if self.thinking() {
+                    self.error("the engine is thinking; send stop first");
+                } else {
+                    self.perft(d);
+                }
+            }
+            Command::PonderHit { draw } => self.engine.ponderhit(draw),
+            Command::Stop => {
+                if self.thinking() {
+                    self.engine.stop();
+                    self.finish_search();
+                } else if self.dialect == Dialect::Ucci {
+                    self.say("nobestmove");
+                }
+            }
+            Command::Probe(p) => self.probe(p.as_deref()),
+            Command::Quit => {
+                self.engine.stop();
+                self.finish_search();
+                if self.dialect == Dialect::Ucci {
+                    self.say("bye");
+                }
+                return Some(Exit::Quit);
+            }
+            Command::NewGame => self.new_game(),
+            Command::Display => self.say(&diagram::render(self.engine.position())),
+            Command::Eval => {
+                let b = eval::breakdown(self.engine.position(), eval::Knowledge::Full);
+                self.say(&b.to_string());
+            }
+            Command::Bench(depth) => {
+                if self.thinking() {
+                    self.error("the engine is thinking; send stop first");
+                } else {
+                    self.bench(depth.unwrap_or(bench::DEFAULT_DEPTH));
+                }
+            }
+            Command::Debug(on) => self.debug = on,
+        }
+        None
+    }
+
+    fn handshake(&self) {
+        let ucci = self.dialect == Dialect::Ucci;
+        let mut lines = vec![format!("id name {ENGINE_NAME}")];
+        if ucci {
+            lines.push("id copyright 2026 the Chuhan developers".into());
+        }
+        lines.push(format!("id author {ENGINE_AUTHOR}"));
+        if ucci {
+            lines.push("id user unknown".into());
+        }
+        for spec in options::TABLE {
+            if (ucci && spec.in_ucci) || (!ucci && spec.in_uci) {
+                lines.push(options::describe(spec, ucci));
+            }
+        }
+        lines.push(if ucci { "ucciok" } else { "uciok" }.into());
+        self.say(&lines.join("\n"));
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let Some(spec) = options::find(name) else {
+            self.note(&format!("unknown option '{name}' ignored"));
+            return;
+        };
+        let v = match options::validate(spec, value) {
+            Ok(v) => v,
+            Err(e) => {
+                self.error(&e);
+                return;
+            }
+        };
+        let level = |v: &Value| match v {
+            Value::Text(t) => t.parse::<Level>().ok(),
+            _ => None,
+        };
+        let result = match (spec.id, &v) {
+            (OptionId::UseMillisec, Value::Bool(b)) => {
+                self.usemillisec = *b;
+                Ok(())
+            }
+            (OptionId::Batch, Value::Bool(b)) => {
+                self.batch = *b;
+                Ok(())
+            }
+            (OptionId::Debug, Value::Bool(b)) => {
+                self.debug = *b;
+                Ok(())
+            }
+            (OptionId::BookFiles, Value::Text(t)) => {
+                self.bookfiles = t.clone();
+                Ok(())
+            }
+            (OptionId::NewGame, _) => {
+                self.new_game();
+                return;
+            }
+            (OptionId::Ponder, Value::Bool(b)) => self.engine.set_option(EngineOption::Ponder(*b)),
+            (OptionId::UseBook, Value::Bool(b)) => {
+                self.engine.set_option(EngineOption::UseBook(*b))
+            }
+            (OptionId::Resign, Value::Bool(b)) => self.engine.set_option(EngineOption::Resign(*b)),
+            (OptionId::Hash, Value::Int(n)) => {
+                self.engine.set_option(EngineOption::Hash(*n as usize))
+            }
+            (OptionId::Threads, Value::Int(n)) => {
+                self.engine.set_option(EngineOption::Threads(*n as usize))
+            }
+            (OptionId::MultiPv, Value::Int(n)) => {
+                self.multipv = *n as usize;
+                self.engine.set_option(EngineOption::MultiPv(*n as usize))
+            }
+            (OptionId::MoveOverhead, Value::Int(n)) => self
+                .engine
+                .set_option(EngineOption::MoveOverhead(*n as u64)),
+            (OptionId::ClearHash, _) => self.engine.set_option(EngineOption::ClearHash),
+            (OptionId::Idle, v) => match level(v) {
+                Some(l) => self.engine.set_option(EngineOption::Idle(l)),
+                None => Ok(()),
+            },
+            (OptionId::Pruning, v) => match level(v) {
+                Some(l) => self.engine.set_option(EngineOption::Pruning(l)),
+                None => Ok(()),
+            },
+            (OptionId::Knowledge, v) => match level(v) {
+                Some(l) => self.engine.set_option(EngineOption::Knowledge(l)),
+                None => Ok(()),
+            },
+            (OptionId::Randomness, v) => match level(v) {
+                Some(l) => self.engine.set_option(EngineOption::Randomness(l)),
+                None => Ok(()),
+            },
+            (OptionId::Style, Value::Text(t)) => match t.parse::<Style>() {
+                Ok(s) => self.engine.set_option(EngineOption::Style(s)),
+                Err(e) => Err(e),
+            },
+            _ => {
+                self.error(&format!("bad value for {}", spec.ucci));
+                return;
+            }
+        };
+        if let Err(e) = result {
+            self.error(&e.to_string());
+        }
+    }
+
+    fn new_game(&mut self) {
+        if let Err(e) = self.engine.new_game() {
+            self.error(&e.to_string());
+        }
+    }
+
+    fn go(&mut self, limits: crate::search::Limits) {
+        if self.thinking() {
+            self.error("the engine is already thinking; send stop first");
+            return;
+        }
+        if self.batch && (limits.infinite || limits.ponder) {
+            self.error("go infinite and go ponder need batch mode off");
+            return;
+        }
+        self.unbounded_search = limits.is_unbounded() || limits.ponder;
+        match self.engine.go(limits) {
+            Ok(rx) => {
+                let answered = Arc::new(AtomicBool::new(false));
+                self.answered = Arc::clone(&answered);
+                let out = self.out.clone();
+                let dialect = self.dialect;
+                let multipv_on = self.multipv > 1;
+                self.printer = Some(std::thread::spawn(move || {
+                    print_events(&rx, &out, dialect, multipv_on, &answered)
+                }));
+                if self.batch {
+                    self.finish_search();
+                }
+            }
+            Err(e) => self.error(&e.to_string()),
+        }
+    }
+
+    fn perft(&self, depth: u32) {
+        let pos = self.engine.position().clone();
+        let threads = self.engine.threads();
+        let rows = perft::divide_parallel(&pos, depth, threads);
+        let mut lines: Vec<String> = rows.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+        let total: u64 = rows.iter().map(|r| r.1).sum();
+        lines.push(String::new());
+        lines.push(format!(
+            "Nodes searched: {}",
+            if depth == 0 { 1 } else { total }
+        ));
+        self.say(&lines.join("\n"));
+    }
+
+    fn probe(&self, pos: Option<&Position>) {
+        let pos = pos.unwrap_or(self.engine.position());
+        let Some(e) = self.engine.probe(pos) else {
+            self.say("pophash");
+            return;
+        };
+        let v = if self.dialect == Dialect::Ucci {
+            dialect::ucci_score(e.value)
+        } else {
+            e.value
+        };
+        let mut s = String::from("pophash");
+        if e.mv.is_some() && pos.is_legal(e.mv) {
+            s.push_str(&format!(" bestmove {}", e.mv));
+        }
+        let d = e.depth.max(0);
+        match e.bound {
+            Bound::Lower => s.push_str(&format!(" lowerbound {v} depth {d}")),
+            Bound::Upper => s.push_str(&format!(" upperbound {v} depth {d}")),
+            Bound::Exact => s.push_str(&format!(
+                " lowerbound {v} depth {d} upperbound {v} depth {d}"
+            )),
+        }
+        self.say(&s);
+    }
+
+    fn bench(&self, depth: i32) {
+        match bench::run(depth, 1, 16) {
+            Ok(r) => {
+                self.say(&format!(
+                    "Nodes searched: {}\nNodes/second: {}",
+                    r.total_nodes,
+                    r.nps()
+                ));
+            }
+            Err(e) => self.error(&e.to_string()),
+        }
+    }
+}
+
+fn print_events(
+    rx: &Receiver<Event>,
+    out: &Output,
+    dialect: Dialect,
+    multipv_on: bool,
+    answered: &AtomicBool,
+) {
+    for e in rx.iter() {
+        match e {
+            Event::Info(i) => out.line(&dialect.info(&i, multipv_on)),
+            Event::CurrMove { depth, mv, number } => {
+                out.line(&format!(
+                    "info depth {depth} currmove {mv} currmovenumber {number}"
+                ));
+            }
+            Event::Message(m) => out.line(&dialect.message(&m)),
+            Event::BestMove(b) => {
+                answered.store(true, Ordering::SeqCst);
+                out.line(&dialect.bestmove(&b));
+                return;
+            }
+        }
+    }
+}
+
+/// Runs the daemon on stdin/stdout until `quit` or the end of input.
+pub fn run_stdio() -> Exit {
+    let mut session = Session::new(Output::new(Box::new(std::io::stdout())));
+    let stdin = std::io::stdin();
+    session.run(stdin.lock())
+}

@@ -1,0 +1,619 @@
+//! [`Engine`]: the facade between the protocol and the search. It owns the game
+//! position, the options, the transposition table and the search threads; a search
+//! runs in the background and reports through a channel of [`Event`]s.
+
+use crate::core::{Move, Position};
+use crate::eval::{EvalConfig, Knowledge};
+use crate::search::event::{BestMove, Event, Info, Offer};
+use crate::search::history::History;
+use crate::search::limits::Limits;
+use crate::search::params::{CONTEMPT, DRAW_ACCEPT_SCORE, MOVE_OVERHEAD_MS, RESIGN_SCORE};
+use crate::search::score::{Score, Value, mated_in};
+use crate::search::time::TimeManager;
+use crate::search::tt::{self, TranspositionTable, TtEntry};
+use crate::search::worker::{Counter, Pruning, RootMove, Settings, Shared, Worker};
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Stack size of search threads (the recursion keeps a move picker per ply).
+const STACK_SIZE: usize = 64 << 20;
+
+/// Largest accepted hash size in MB.
+pub const MAX_HASH_MB: usize = 32_768;
+/// Largest accepted number of threads.
+pub const MAX_THREADS: usize = 256;
+/// Default hash size in MB.
+pub const DEFAULT_HASH_MB: usize = 64;
+
+/// A four-step setting of the UCCI combo options (`pruning`, `knowledge`,
+/// `randomness`, `idle`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// `none`.
+    None,
+    /// `small` (also ElephantEye's `tiny`).
+    Small,
+    /// `medium`.
+    Medium,
+    /// `large` (also ElephantEye's `huge`).
+    Large,
+}
+
+impl FromStr for Level {
+    type Err = EngineError;
+    fn from_str(s: &str) -> Result<Level, EngineError> {
+        match s.to_ascii_lowercase().as_str() {
+            "none" | "off" => Ok(Level::None),
+            "small" | "tiny" => Ok(Level::Small),
+            "medium" => Ok(Level::Medium),
+            "large" | "huge" => Ok(Level::Large),
+            _ => Err(EngineError::BadValue(s.chars().take(32).collect())),
+        }
+    }
+}
+
+/// Playing style (the UCCI `style` option): how much the engine likes draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// Draws are welcome (positive draw value).
+    Solid,
+    /// Draws are worth 0.
+    Normal,
+    /// Draws are avoided (negative draw value).
+    Risky,
+}
+
+impl FromStr for Style {
+    type Err = EngineError;
+    fn from_str(s: &str) -> Result<Style, EngineError> {
+        match s.to_ascii_lowercase().as_str() {
+            "solid" => Ok(Style::Solid),
+            "normal" => Ok(Style::Normal),
+            "risky" => Ok(Style::Risky),
+            _ => Err(EngineError::BadValue(s.chars().take(32).collect())),
+        }
+    }
+}
+
+/// A setting of the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineOption {
+    /// Transposition table size in MB (0 = default); only while idle.
+    Hash(usize),
+    /// Empty the transposition table; only while idle.
+    ClearHash,
+    /// Search threads (0 = one per core); only while idle.
+    Threads(usize),
+    /// Number of principal variations.
+    MultiPv(usize),
+    /// Milliseconds kept in reserve per move for communication.
+    MoveOverhead(u64),
+    /// The GUI may ponder: plan a little more time per move.
+    Ponder(bool),
+    /// Consult the opening book.
+    UseBook(bool),
+    /// Pruning level.
+    Pruning(Level),
+    /// Evaluation knowledge level.
+    Knowledge(Level),
+    /// Randomness of play.
+    Randomness(Level),
+    /// Playing style.
+    Style(Style),
+    /// Share of CPU time left idle.
+    Idle(Level),
+    /// Resign hopeless positions.
+    Resign(bool),
+}
+
+/// Why the engine refused a request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// The request needs an idle engine and a search is running.
+    Busy,
+    /// A move is not legal in the current position.
+    IllegalMove(Move),
+    /// An option value is out of range or unknown.
+    BadValue(String),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Busy => write!(f, "the engine is thinking; send stop first"),
+            EngineError::IllegalMove(m) => write!(f, "illegal move {m}"),
+            EngineError::BadValue(v) => write!(f, "bad value '{v}'"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// A source of opening moves, consulted before searching when `usebook` is on.
+/// The book formats (issue 6) implement it; the engine only asks for a move.
+pub trait OpeningBook: Send {
+    /// A book move for `pos`, if the book has one.
+    fn probe(&self, pos: &Position) -> Option<Move>;
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Options {
+    threads: usize,
+    hash_mb: usize,
+    multipv: usize,
+    move_overhead: u64,
+    ponder: bool,
+    use_book: bool,
+    pruning: Level,
+    knowledge: Level,
+    randomness: Level,
+    style: Style,
+    idle: Level,
+    resign: bool,
+}
+
+struct Job {
+    shared: Arc<Shared>,
+    handle: JoinHandle<Vec<History>>,
+}
+
+/// The engine facade.
+pub struct Engine {
+    position: Position,
+    banned: Vec<Move>,
+    tt: Arc<TranspositionTable>,
+    histories: Vec<History>,
+    options: Options,
+    seed: u64,
+    book: Option<Box<dyn OpeningBook>>,
+    job: Option<Job>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An idle engine on the start position with default options (one thread,
+    /// [`DEFAULT_HASH_MB`] of hash).
+    pub fn new() -> Engine {
+        Engine {
+            position: Position::startpos(),
+            banned: Vec::new(),
+            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
+            histories: vec![History::new()],
+            options: Options {
+                threads: 1,
+                hash_mb: DEFAULT_HASH_MB,
+                multipv: 1,
+                move_overhead: MOVE_OVERHEAD_MS,
+                ponder: false,
+                use_book: true,
+                pruning: Level::Large,
+                knowledge: Level::Large,
+                randomness: Level::None,
+                style: Style::Normal,
+                idle: Level::None,
+                resign: false,
+            },
+            seed: 0x2545_F491_4F6C_DD1D,
+            book: None,
+            job: None,
+        }
+    }
+
+    /// Joins a finished search, taking its history tables back.
+    fn reap(&mut self) {
+        if self.job.as_ref().is_some_and(|j| j.handle.is_finished()) {
+            self.wait();
+        }
+    }
+
+    fn require_idle(&mut self) -> Result<(), EngineError> {
+        self.reap();
+        if self.job.is_some() {
+            Err(EngineError::Busy)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// True while a search is running.
+    pub fn is_searching(&mut self) -> bool {
+        self.reap();
+        self.job.is_some()
+    }
+
+    /// The current position (with its move history).
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Sets the position for the next search and clears the banned moves. Allowed
+    /// while thinking (the running search keeps its own copy).
+    pub fn set_position(&mut self, pos: Position) {
+        self.position = pos;
+        self.banned.clear();
+    }
+
+    /// Forbids root moves for the next search of the current position (until the
+    /// next [`Engine::set_position`]). Every move must be legal; otherwise nothing
+    /// changes.
+    pub fn set_banned_moves(&mut self, moves: &[Move]) -> Result<(), EngineError> {
+        if let Some(&m) = moves.iter().find(|&&m| !self.position.is_legal(m)) {
+            return Err(EngineError::IllegalMove(m));
+        }
+        self.banned = moves.to_vec();
+        Ok(())
+    }
+
+    /// The moves banned at the root.
+    pub fn banned_moves(&self) -> &[Move] {
+        &self.banned
+    }
+
+    /// Installs (or removes) the opening book consulted before searching.
+    pub fn set_book(&mut self, book: Option<Box<dyn OpeningBook>>) {
+        self.book = book;
+    }
+
+    /// Changes a setting. Hash, Threads and ClearHash need an idle engine.
+    pub fn set_option(&mut self, opt: EngineOption) -> Result<(), EngineError> {
+        let o = &mut self.options;
+        match opt {
+            EngineOption::Hash(mb) => {
+                let mb = if mb == 0 { DEFAULT_HASH_MB } else { mb };
+                if mb > MAX_HASH_MB {
+                    return Err(EngineError::BadValue(mb.to_string()));
+                }
+                self.require_idle()?;
+                if mb != self.options.hash_mb {
+                    self.tt = Arc::new(TranspositionTable::new(mb));
+                    self.options.hash_mb = mb;
+                }
+            }
+            EngineOption::ClearHash => {
+                self.require_idle()?;
+                self.tt.clear();
+            }
+            EngineOption::Threads(n) => {
+                let n = if n == 0 {
+                    std::thread::available_parallelism().map_or(1, |n| n.get())
+                } else {
+                    n
+                };
+                if n > MAX_THREADS {
+                    return Err(EngineError::BadValue(n.to_string()));
+                }
+                self.require_idle()?;
+                self.options.threads = n;
+                self.histories.resize_with(n, History::new);
+            }
+            EngineOption::MultiPv(n) => o.multipv = n.clamp(1, 500),
+            EngineOption::MoveOverhead(ms) => o.move_overhead = ms.min(60_000),
+            EngineOption::Ponder(b) => o.ponder = b,
+            EngineOption::UseBook(b) => o.use_book = b,
+            EngineOption::Pruning(l) => o.pruning = l,
+            EngineOption::Knowledge(l) => o.knowledge = l,
+            EngineOption::Randomness(l) => o.randomness = l,
+            EngineOption::Style(s) => o.style = s,
+            EngineOption::Idle(l) => o.idle = l,
+            EngineOption::Resign(b) => o.resign = b,
+        }
+        Ok(())
+    }
+
+    /// Hash size in MB.
+    pub fn hash_mb(&self) -> usize {
+        self.options.hash_mb
+    }
+
+    /// Number of search threads.
+    pub fn threads(&self) -> usize {
+        self.options.threads
+    }
+
+    /// A new game: clears the hash and the history tables and draws a new seed for
+    /// randomness. Needs an idle engine.
+    pub fn new_game(&mut self) -> Result<(), EngineError> {
+        self.require_idle()?;
+        self.tt.clear();
+        for h in &mut self.histories {
+            h.clear();
+        }
+        self.seed = self
+            .seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        Ok(())
+    }
+
+    /// The transposition-table entry of `pos`, if any (allowed while thinking).
+    pub fn probe(&self, pos: &Position) -> Option<TtEntry> {
+        let mut f = crate::search::repetition::RepetitionFilter::new();
+        f.init(pos);
+        self.tt
+            .probe(tt::table_key(pos, f.maybe_repeated(pos.key())))
+    }
+
+    /// Permille of the hash table filled by the last search.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    fn settings(&self) -> Settings {
+        let o = &self.options;
+        Settings {
+            multipv: o.multipv,
+            pruning: match o.pruning {
+                Level::None => Pruning::None,
+                Level::Small => Pruning::NoNullMove,
+                _ => Pruning::Full,
+            },
+            eval: EvalConfig {
+                knowledge: match o.knowledge {
+                    Level::None => Knowledge::Material,
+                    Level::Small => Knowledge::Basic,
+                    _ => Knowledge::Full,
+                },
+                noise: match o.randomness {
+                    Level::None => 0,
+                    Level::Small => 8,
+                    Level::Medium => 20,
+                    Level::Large => 50,
+                },
+                seed: self.seed,
+            },
+            draw_value: match o.style {
+                Style::Solid => CONTEMPT,
+                Style::Normal => 0,
+                Style::Risky => -CONTEMPT,
+            },
+            idle_percent: match o.idle {
+                Level::None => 0,
+                Level::Small => 25,
+                Level::Medium => 50,
+                Level::Large => 75,
+            },
+            resign: o.resign,
+        }
+    }
+
+    /// The root moves of a search with `limits`: legal, not banned, and among
+    /// `searchmoves` if any are given.
+    pub fn root_moves(&self, limits: &Limits) -> Vec<Move> {
+        self.position
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|m| !self.banned.contains(m))
+            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+            .collect()
+    }
+
+    /// Starts a search of the current position and returns its events; the last
+    /// event is always [`Event::BestMove`]. Fails if a search is running.
+    pub fn go(&mut self, limits: Limits) -> Result<Receiver<Event>, EngineError> {
+        self.require_idle()?;
+        let (tx, rx) = unbounded();
+        let moves = self.root_moves(&limits);
+        if moves.is_empty() {
+            if self.position.legal_moves().is_empty() {
+                let v = mated_in(0);
+                let _ = tx.send(Event::Info(Info {
+                    depth: 0,
+                    seldepth: 0,
+                    multipv: 1,
+                    value: v,
+                    score: Score::from_value(v),
+                    bound: None,
+                    nodes: 0,
+                    nps: 0,
+                    time_ms: 0,
+                    hashfull: 0,
+                    pv: Vec::new(),
+                }));
+            }
+            let _ = tx.send(Event::BestMove(BestMove {
+                best: None,
+                ponder: None,
+                offer: None,
+                value: None,
+                depth: 0,
+                nodes: 0,
+            }));
+            return Ok(rx);
+        }
+        // The opening book answers before any search (not when analysing).
+        if self.options.use_book
+            && !limits.infinite
+            && !limits.ponder
+            && limits.searchmoves.is_empty()
+            && let Some(book) = &self.book
+            && let Some(m) = book.probe(&self.position)
+            && moves.contains(&m)
+        {
+            let _ = tx.send(Event::Message(format!("book move {m}")));
+            let _ = tx.send(Event::BestMove(BestMove {
+                best: Some(m),
+                ponder: None,
+                offer: None,
+                value: None,
+                depth: 0,
+                nodes: 0,
+            }));
+            return Ok(rx);
+        }
+        self.tt.new_search();
+        let threads = self.options.threads.max(1);
+        self.histories.resize_with(threads, History::new);
+        let shared = Arc::new(Shared {
+            tt: Arc::clone(&self.tt),
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(limits.ponder),
+            draw_offered: AtomicBool::new(limits.draw_offered),
+            time: TimeManager::new(&limits, self.options.move_overhead, self.options.ponder),
+            limits,
+            settings: self.settings(),
+            nodes: (0..threads).map(|_| Counter::default()).collect(),
+        });
+        let histories = std::mem::take(&mut self.histories);
+        let pos = self.position.clone();
+        let sh = Arc::clone(&shared);
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(STACK_SIZE)
+            .spawn(move || run_search(&sh, pos, moves, histories, tx))
+            .expect("the search thread starts");
+        self.job = Some(Job { shared, handle });
+        Ok(rx)
+    }
+
+    /// Asks a running search to stop (it still reports its best move).
+    pub fn stop(&self) {
+        if let Some(j) = &self.job {
+            j.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The opponent played the expected move (and perhaps offers a draw): a ponder
+    /// search becomes a normal timed search from now on.
+    pub fn ponderhit(&self, draw_offered: bool) {
+        if let Some(j) = &self.job {
+            if draw_offered {
+                j.shared.draw_offered.store(true, Ordering::Relaxed);
+            }
+            j.shared.time.ponderhit();
+            j.shared.pondering.store(false, Ordering::Relaxed);
+        }
+    }
+
+    /// Waits for the running search (if any) to finish.
+    pub fn wait(&mut self) {
+        if let Some(job) = self.job.take() {
+            match job.handle.join() {
+                Ok(h) => self.histories = h,
+                Err(_) => {
+                    self.histories = (0..self.options.threads).map(|_| History::new()).collect()
+                }
+            }
+        }
+    }
+
+    /// Searches synchronously and returns the final answer (tests, bench).
+    pub fn search(&mut self, limits: Limits) -> Result<BestMove, EngineError> {
+        let rx = self.go(limits)?;
+        let mut last = None;
+        for e in rx.iter() {
+            if let Event::BestMove(b) = e {
+                last = Some(b);
+            }
+        }
+        self.wait();
+        Ok(last.expect("a search always ends with a best move"))
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}
+
+fn run_search(
+    sh: &Shared,
+    pos: Position,
+    moves: Vec<Move>,
+    mut histories: Vec<History>,
+    tx: Sender<Event>,
+) -> Vec<History> {
+    let root_moves: Vec<RootMove> = moves.iter().map(|&m| RootMove::new(m)).collect();
+    let (main_hist, helper_hists) = histories.split_first_mut().expect("one thread");
+    let (chosen, depth) = std::thread::scope(|s| {
+        let helpers: Vec<_> = helper_hists
+            .iter_mut()
+            .enumerate()
+            .map(|(i, h)| {
+                let pos = pos.clone();
+                let rms = root_moves.clone();
+                std::thread::Builder::new()
+                    .stack_size(STACK_SIZE)
+                    .spawn_scoped(s, move || {
+                        let mut w = Worker::new(i + 1, sh, pos, rms, h, None);
+                        w.iterate();
+                        (w.completed_depth, w.best.clone())
+                    })
+                    .expect("a helper thread starts")
+            })
+            .collect();
+        let mut w = Worker::new(0, sh, pos.clone(), root_moves.clone(), main_hist, Some(&tx));
+        w.iterate();
+        // An infinite or ponder search never answers before stop/ponderhit.
+        while !sh.stop.load(Ordering::Relaxed)
+            && (sh.limits.infinite || sh.pondering.load(Ordering::Relaxed))
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        sh.stop.store(true, Ordering::Relaxed);
+        let mut chosen = w.root_moves[0].clone();
+        let mut depth = w.completed_depth;
+        for h in helpers {
+            if let Ok((d, Some(rm))) = h.join()
+                && d > depth
+                && rm.best_score() >= chosen.best_score()
+            {
+                chosen = rm;
+                depth = d;
+            }
+        }
+        (chosen, depth)
+    });
+    let value = chosen.best_score();
+    let nodes = sh.total_nodes();
+    let time_ms = sh.time.elapsed_ms();
+    let _ = tx.send(Event::Info(Info {
+        depth: depth.max(1),
+        seldepth: chosen.seldepth.max(1),
+        multipv: 1,
+        value,
+        score: Score::from_value(value),
+        bound: None,
+        nodes,
+        nps: nodes * 1000 / time_ms.max(1),
+        time_ms,
+        hashfull: sh.tt.hashfull(),
+        pv: chosen.pv.clone(),
+    }));
+    let ponder = chosen.pv.get(1).copied().or_else(|| {
+        let mut p = pos.clone();
+        p.make_move(chosen.mv);
+        sh.tt
+            .probe(tt::table_key(&p, false))
+            .map(|e| e.mv)
+            .filter(|&m| m.is_some() && p.is_legal(m))
+    });
+    let offer = if sh.draw_offered.load(Ordering::Relaxed) && value <= DRAW_ACCEPT_SCORE {
+        Some(Offer::Draw)
+    } else if sh.settings.resign && value <= RESIGN_SCORE && depth >= 4 {
+        Some(Offer::Resign)
+    } else {
+        None
+    };
+    let _ = tx.send(Event::BestMove(BestMove {
+        best: Some(chosen.mv),
+        ponder,
+        offer,
+        value: Some(value as Value),
+        depth,
+        nodes,
+    }));
+    histories
+}

@@ -1,0 +1,79 @@
+//! What a running search reports: typed events that the protocol layer turns into
+//! text in its own dialect.
+
+use crate::core::Move;
+use crate::search::score::{Score, Value};
+use crate::search::tt::Bound;
+
+/// One principal-variation report (a UCI/UCCI `info` line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// Iteration depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: usize,
+    /// 1-based line number with MultiPV.
+    pub multipv: usize,
+    /// The raw search value (for dialects that print bare integers).
+    pub value: Value,
+    /// The score in reporting form.
+    pub score: Score,
+    /// `Some` if the value is only a bound (aspiration fail high/low).
+    pub bound: Option<Bound>,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// Permille of the hash table used by this search.
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// The engine's answer to a draw offer, or its own resignation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// Accept the opponent's draw offer.
+    Draw,
+    /// Resign (only when resigning is enabled).
+    Resign,
+}
+
+/// The final answer of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BestMove {
+    /// The move to play; `None` if there is no legal (unbanned) move.
+    pub best: Option<Move>,
+    /// The expected reply, to ponder on.
+    pub ponder: Option<Move>,
+    /// Draw acceptance or resignation.
+    pub offer: Option<Offer>,
+    /// Value of the best move (`None` without a move or from the book).
+    pub value: Option<Value>,
+    /// Depth of the last completed iteration (0 for a book move).
+    pub depth: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// An event of a running search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A principal-variation report.
+    Info(Info),
+    /// The root move being searched (sent only in long searches).
+    CurrMove {
+        /// Iteration depth.
+        depth: i32,
+        /// The move.
+        mv: Move,
+        /// Its 1-based number in the root move list.
+        number: usize,
+    },
+    /// A note for the user (book move, ...).
+    Message(String),
+    /// The search is over; always the last event.
+    BestMove(BestMove),
+}

@@ -1,0 +1,127 @@
+//! Every search tunable in one place. Each value notes where it came from; a tuner
+//! (or a person) moves them here without touching the search logic.
+//!
+//! Provenance key: *std* = the usual starting value of modern alpha-beta engines
+//! (widely published, re-derived here); *ours* = chosen and checked on this engine's
+//! bench positions and self-play.
+
+use super::score::Value;
+
+/// Half-width of the first aspiration window, in centipawns (std; our evaluation's
+/// noise between iterations is about this size).
+pub const ASPIRATION_DELTA: Value = 25;
+/// Depth from which aspiration windows are used (std).
+pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+
+/// Reverse futility: maximum depth and margin per ply (std shape, ours scaled to a
+/// horse ≈ 400).
+pub const RFP_MAX_DEPTH: i32 = 8;
+/// Reverse futility margin per ply of depth.
+pub const RFP_MARGIN: Value = 90;
+
+/// Null move: minimum depth (std).
+pub const NMP_MIN_DEPTH: i32 = 3;
+/// Null move: base reduction (std R = 3).
+pub const NMP_BASE_REDUCTION: i32 = 3;
+/// Null move: one more ply of reduction per this much depth (std).
+pub const NMP_DEPTH_DIVISOR: i32 = 4;
+/// Null move: one more ply per this much static-eval surplus over beta, up to
+/// [`NMP_EVAL_MAX`] (std shape, ours scale).
+pub const NMP_EVAL_DIVISOR: Value = 200;
+/// Cap of the eval-surplus term.
+pub const NMP_EVAL_MAX: i32 = 3;
+/// Null move verification search from this depth on (std: cheap insurance against
+/// zugzwang at high depth; shallow nodes rely on the material guard).
+pub const NMP_VERIFY_DEPTH: i32 = 12;
+
+/// Root moves are announced (`currmove`) once a search has run this long, ms (std).
+pub const CURRMOVE_AFTER_MS: u64 = 3_000;
+
+/// Internal iterative reduction: reduce by one ply without a TT move from this depth
+/// (std).
+pub const IIR_MIN_DEPTH: i32 = 4;
+
+/// Late move reductions: base and divisor of `ln(depth) * ln(moves)` (std).
+pub const LMR_BASE: f64 = 0.75;
+/// LMR divisor.
+pub const LMR_DIVISOR: f64 = 2.25;
+/// History score that shifts the reduction by one ply (std shape, ours scale).
+pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+
+/// Late move pruning: quiet moves searched at depth `d` before the rest are skipped
+/// is `LMP_BASE + d * d` (std, halved while not improving).
+pub const LMP_BASE: i32 = 3;
+/// Depth up to which late move pruning applies (std).
+pub const LMP_MAX_DEPTH: i32 = 8;
+
+/// Futility pruning of quiet moves: depth limit, base and per-ply margin (std shape).
+pub const FUTILITY_MAX_DEPTH: i32 = 8;
+/// Futility base margin.
+pub const FUTILITY_BASE: Value = 80;
+/// Futility margin per ply of (reduced) depth.
+pub const FUTILITY_PER_DEPTH: Value = 100;
+
+/// SEE pruning thresholds: captures must not lose more than this per ply of depth,
+/// quiets more than this times depth² (std).
+pub const SEE_CAPTURE_MARGIN: Value = -90;
+/// SEE quiet threshold factor.
+pub const SEE_QUIET_MARGIN: Value = -25;
+/// Depth up to which SEE pruning applies.
+pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
+
+/// Quiescence delta pruning margin (std: about two pawns).
+pub const QS_DELTA_MARGIN: Value = 200;
+
+/// Checks are extended while `ply < CHECK_EXT_PLY_FACTOR * root_depth` (ours: xiangqi
+/// positions give many checks in a row; unbounded extension explodes the tree).
+pub const CHECK_EXT_PLY_FACTOR: usize = 2;
+
+/// History tables saturate at this magnitude (std).
+pub const HISTORY_MAX: i32 = 16_384;
+/// History bonus per depth², capped at [`HISTORY_BONUS_MAX`] (std).
+pub const HISTORY_BONUS_SCALE: i32 = 16;
+/// Cap of one history update.
+pub const HISTORY_BONUS_MAX: i32 = 1_600;
+
+/// Good captures are those whose SEE is at least this (std: not losing).
+pub const GOOD_CAPTURE_SEE: Value = 0;
+
+/// Time: default moves to go for sudden death (ours: a xiangqi game from a middle
+/// position lasts about this many more moves).
+pub const TIME_DEFAULT_MOVES_TO_GO: u64 = 30;
+/// Time: the hard limit is at most this multiple of the optimum (std).
+pub const TIME_MAX_FACTOR: u64 = 5;
+/// Time: never plan to use more than this share (percent) of the remaining clock in
+/// one move (ours; leaves room for the rest of the game).
+pub const TIME_MAX_SHARE_PERCENT: u64 = 40;
+/// Time: with pondering on, the optimum is scaled by this (percent; the
+/// opponent's time is partly ours).
+pub const TIME_PONDER_PERCENT: u64 = 125;
+/// Time: stop iterating after an iteration if this share (percent) of the optimum
+/// is used (the next iteration would not finish).
+pub const TIME_ITERATION_PERCENT: u64 = 60;
+/// Time: default move overhead (network, GUI latency), ms.
+pub const MOVE_OVERHEAD_MS: u64 = 30;
+/// Nodes between clock checks (the clock is read by the main thread only).
+pub const CLOCK_CHECK_NODES: u64 = 2_048;
+
+/// Draw offers: accept (or offer back) a draw when the best score is at most this.
+pub const DRAW_ACCEPT_SCORE: Value = -40;
+/// Resign (when enabled) when the best score is at most this.
+pub const RESIGN_SCORE: Value = -2_500;
+
+/// Contempt for the `style` option: the draw value for the side that started the
+/// search is `-CONTEMPT` with `risky`, `+CONTEMPT` with `solid` (ours).
+pub const CONTEMPT: Value = 25;
+
+/// TT key salt: positions with at least this many plies since the last capture get
+/// a 60-move-rule bucket mixed into their table key, so that scores that depend on
+/// the counter are not shared with fresh positions (ours, after Pikafish's idea).
+pub const RULE60_TT_START: u32 = 80;
+/// Width of one 60-move-rule bucket in plies.
+pub const RULE60_TT_BUCKET: u32 = 8;
+
+/// Piece values for static exchange evaluation, by [`crate::core::PieceKind`] index
+/// (Rook, Horse, Elephant, Advisor, King, Cannon, Pawn). Ours: the rule of thumb
+/// rook = 2 horses = 2 cannons, advisor = elephant = 2 pawns.
+pub const SEE_VALUE: [Value; 7] = [900, 420, 200, 200, 20_000, 450, 100];

@@ -1,0 +1,968 @@
+//! One search thread: iterative deepening with aspiration windows over a principal
+//! variation search with quiescence, pruning and reductions. Lazy SMP runs several
+//! workers on the same root, sharing only the transposition table and the stop flag.
+
+use crate::core::{Color, Move, Piece, PieceKind, Position};
+use crate::eval::{self, EvalConfig};
+use crate::search::event::{Event, Info};
+use crate::search::history::{self, History, PieceTo};
+use crate::search::limits::Limits;
+use crate::search::params::*;
+use crate::search::picker::{MovePicker, OrderContext};
+use crate::search::repetition::{self, RepetitionFilter, Verdict};
+use crate::search::score::*;
+use crate::search::see;
+use crate::search::time::TimeManager;
+use crate::search::tt::{self, Bound, TranspositionTable};
+use crossbeam_channel::Sender;
+use std::sync::LazyLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// How much the search prunes (the UCCI `pruning` option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pruning {
+    /// Plain PVS with quiescence: no null move, reductions or futility (for
+    /// compositions).
+    None,
+    /// Reductions and late-move pruning, but no null move.
+    NoNullMove,
+    /// Everything.
+    Full,
+}
+
+/// Search settings fixed for one `go`.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Number of principal variations to report.
+    pub multipv: usize,
+    /// Pruning level.
+    pub pruning: Pruning,
+    /// Evaluation settings.
+    pub eval: EvalConfig,
+    /// Draw value for the side that started the search (negative: avoid draws).
+    pub draw_value: Value,
+    /// Share of time (percent) each thread sleeps (the UCCI `idle` option).
+    pub idle_percent: u32,
+    /// Resign hopeless positions (UCCI only).
+    pub resign: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            multipv: 1,
+            pruning: Pruning::Full,
+            eval: EvalConfig::default(),
+            draw_value: DRAW,
+            idle_percent: 0,
+            resign: false,
+        }
+    }
+}
+
+/// A node counter on its own cache line.
+#[repr(align(64))]
+#[derive(Default)]
+pub struct Counter(pub AtomicU64);
+
+/// State shared by the threads of one search.
+pub struct Shared {
+    /// The transposition table.
+    pub tt: std::sync::Arc<TranspositionTable>,
+    /// Set to end the search.
+    pub stop: AtomicBool,
+    /// True while pondering (before `ponderhit`).
+    pub pondering: AtomicBool,
+    /// The opponent offers a draw (`go draw` or `ponderhit draw`).
+    pub draw_offered: AtomicBool,
+    /// The clock.
+    pub time: TimeManager,
+    /// The limits of this search.
+    pub limits: Limits,
+    /// Settings of this search.
+    pub settings: Settings,
+    /// Nodes per thread, published every few thousand nodes.
+    pub nodes: Vec<Counter>,
+}
+
+impl Shared {
+    /// Nodes of all threads as last published.
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|c| c.0.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// A root move with its latest score and line.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Score in the current iteration (`-INFINITE` if not searched to a value).
+    pub score: Value,
+    /// Score of the previous iteration.
+    pub prev_score: Value,
+    /// True if `score` is only a bound.
+    pub bound: Option<Bound>,
+    /// Deepest ply reached under this move.
+    pub seldepth: usize,
+    /// Its principal variation (starting with `mv`).
+    pub pv: Vec<Move>,
+}
+
+impl RootMove {
+    /// A root move not searched yet.
+    pub fn new(mv: Move) -> RootMove {
+        RootMove {
+            mv,
+            score: -INFINITE,
+            prev_score: -INFINITE,
+            bound: None,
+            seldepth: 0,
+            pv: vec![mv],
+        }
+    }
+
+    /// The score to report: this iteration's, or the previous one if not searched.
+    pub fn best_score(&self) -> Value {
+        if self.score == -INFINITE {
+            self.prev_score
+        } else {
+            self.score
+        }
+    }
+}
+
+#[derive(Clone)]
+struct Frame {
+    static_eval: Value,
+    killers: [Move; 2],
+    moved: Option<PieceTo>,
+    pv: [Move; MAX_PLY + 1],
+    pv_len: usize,
+}
+
+impl Default for Frame {
+    fn default() -> Frame {
+        Frame {
+            static_eval: NO_EVAL,
+            killers: [Move::NONE; 2],
+            moved: None,
+            pv: [Move::NONE; MAX_PLY + 1],
+            pv_len: 0,
+        }
+    }
+}
+
+const NO_EVAL: Value = -INFINITE;
+
+static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+        }
+    }
+    t
+});
+
+#[inline(always)]
+fn reduction(depth: i32, move_count: usize) -> i32 {
+    LMR[(depth as usize).min(63)][move_count.min(63)]
+}
+
+/// One search thread.
+pub struct Worker<'a> {
+    id: usize,
+    sh: &'a Shared,
+    pos: Position,
+    filter: RepetitionFilter,
+    hist: &'a mut History,
+    stack: Vec<Frame>,
+    /// Root moves, best first after each iteration.
+    pub root_moves: Vec<RootMove>,
+    nodes: u64,
+    seldepth: usize,
+    root_depth: i32,
+    pv_idx: usize,
+    /// Depth of the last fully searched iteration.
+    pub completed_depth: i32,
+    /// Best move, score and line of the last completed iteration.
+    pub best: Option<RootMove>,
+    root_side: Color,
+    events: Option<&'a Sender<Event>>,
+    null_allowed: bool,
+    best_changes: u32,
+    idle_mark: Instant,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker for the root `pos` with the given root moves; `events` is set only
+    /// for the main thread, which also keeps the clock.
+    pub fn new(
+        id: usize,
+        sh: &'a Shared,
+        pos: Position,
+        root_moves: Vec<RootMove>,
+        hist: &'a mut History,
+        events: Option<&'a Sender<Event>>,
+    ) -> Worker<'a> {
+        let mut filter = RepetitionFilter::new();
+        filter.init(&pos);
+        let root_side = pos.side_to_move();
+        Worker {
+            id,
+            sh,
+            pos,
+            filter,
+            hist,
+            stack: vec![Frame::default(); MAX_PLY + 4],
+            root_moves,
+            nodes: 0,
+            seldepth: 0,
+            root_depth: 0,
+            pv_idx: 0,
+            completed_depth: 0,
+            best: None,
+            root_side,
+            events,
+            null_allowed: true,
+            best_changes: 0,
+            idle_mark: Instant::now(),
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// True once the search must end. The main thread always finishes depth 1 (a
+    /// fraction of a millisecond) so that it has a searched move to play.
+    fn stopped(&self) -> bool {
+        self.sh.stop.load(Ordering::Relaxed) && (self.root_depth > 1 || !self.is_main())
+    }
+
+    /// Counts a node and, every few thousand nodes, publishes the count, checks
+    /// the limits (main thread) and idles if asked to.
+    #[inline(always)]
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if let Some(limit) = self.sh.limits.nodes
+            && self.is_main()
+        {
+            let others: u64 = self.sh.total_nodes() - self.sh.nodes[0].0.load(Ordering::Relaxed);
+            if self.nodes + others >= limit {
+                self.sh.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.nodes.is_multiple_of(CLOCK_CHECK_NODES) {
+            self.sh.nodes[self.id]
+                .0
+                .store(self.nodes, Ordering::Relaxed);
+            if self.is_main()
+                && !self.sh.pondering.load(Ordering::Relaxed)
+                && self.sh.time.out_of_time()
+            {
+                self.sh.stop.store(true, Ordering::Relaxed);
+            }
+            let idle = self.sh.settings.idle_percent.min(90) as u128;
+            if idle > 0 {
+                let busy = self.idle_mark.elapsed().as_micros();
+                std::thread::sleep(Duration::from_micros(
+                    (busy * idle / (100 - idle)).min(50_000) as u64,
+                ));
+                self.idle_mark = Instant::now();
+            }
+        }
+    }
+
+    fn draw_value(&self) -> Value {
+        if self.pos.side_to_move() == self.root_side {
+            self.sh.settings.draw_value
+        } else {
+            -self.sh.settings.draw_value
+        }
+    }
+
+    fn evaluate(&self) -> Value {
+        eval::evaluate(&self.pos, &self.sh.settings.eval).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    fn tt_key(&self) -> u64 {
+        tt::table_key(&self.pos, self.filter.maybe_repeated(self.pos.key()))
+    }
+
+    #[inline(always)]
+    fn make(&mut self, m: Move, piece: Piece, ply: usize) {
+        self.stack[ply].moved = Some(PieceTo { piece, to: m.to() });
+        self.pos.make_move(m);
+        self.filter.push(self.pos.key());
+        self.sh.tt.prefetch(self.pos.key());
+    }
+
+    #[inline(always)]
+    fn unmake(&mut self) {
+        self.filter.pop(self.pos.key());
+        self.pos.unmake_move();
+    }
+
+    fn conts(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        [
+            if ply >= 1 {
+                self.stack[ply - 1].moved
+            } else {
+                None
+            },
+            if ply >= 2 {
+                self.stack[ply - 2].moved
+            } else {
+                None
+            },
+        ]
+    }
+
+    fn has_major(&self, c: Color) -> bool {
+        (self.pos.pieces(c, PieceKind::Rook)
+            | self.pos.pieces(c, PieceKind::Horse)
+            | self.pos.pieces(c, PieceKind::Cannon))
+        .any()
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.stack.split_at_mut(ply + 1);
+        let child = &tail[0];
+        let f = &mut head[ply];
+        f.pv[0] = m;
+        let n = child.pv_len.min(MAX_PLY);
+        f.pv[1..=n].copy_from_slice(&child.pv[..n]);
+        f.pv_len = n + 1;
+    }
+
+    /// Iterative deepening over the root moves until a limit or `stop`.
+    pub fn iterate(&mut self) {
+        let max_depth = self
+            .sh
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 8)
+            .clamp(1, MAX_PLY as i32 - 8);
+        let multipv = self.sh.settings.multipv.clamp(1, self.root_moves.len());
+        let mut last_best = Move::NONE;
+        let mut stable_iterations = 0u32;
+        for depth in 1..=max_depth {
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+                rm.score = -INFINITE;
+                rm.bound = None;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = ASPIRATION_DELTA;
+                let (mut alpha, mut beta) =
+                    if depth >= ASPIRATION_MIN_DEPTH && prev > -INFINITE && !is_mate(prev) {
+                        ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+                    } else {
+                        (-INFINITE, INFINITE)
+                    };
+                loop {
+                    let v = self.search(alpha, beta, depth, 0, false);
+                    self.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
+                    if self.stopped() {
+                        break;
+                    }
+                    if v <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (v - delta).max(-INFINITE);
+                        self.root_moves[pv_idx].bound = Some(Bound::Upper);
+                    } else if v >= beta {
+                        beta = (v + delta).min(INFINITE);
+                        self.root_moves[pv_idx].bound = Some(Bound::Lower);
+                    } else {
+                        self.root_moves[pv_idx].bound = None;
+                        break;
+                    }
+                    delta += delta / 2;
+                }
+                self.root_moves[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.score));
+            }
+            if self.stopped() {
+                break;
+            }
+            self.completed_depth = depth;
+            self.best = Some(self.root_moves[0].clone());
+            self.sh.nodes[self.id]
+                .0
+                .store(self.nodes, Ordering::Relaxed);
+            if !self.is_main() {
+                continue;
+            }
+            self.report(multipv);
+            let best = &self.root_moves[0];
+            if best.mv == last_best {
+                stable_iterations += 1;
+            } else {
+                stable_iterations = 0;
+                last_best = best.mv;
+            }
+            if let Some(m) = self.sh.limits.mate
+                && best.score >= mate_in(2 * m as usize)
+            {
+                break;
+            }
+            if self.sh.limits.uses_time() && !self.sh.pondering.load(Ordering::Relaxed) {
+                if self.root_moves.len() == 1 {
+                    break;
+                }
+                let scale = if self.best_changes > 0 {
+                    150
+                } else if stable_iterations >= 4 {
+                    70
+                } else {
+                    100
+                };
+                self.best_changes /= 2;
+                if self.sh.time.stop_iterating(scale) {
+                    break;
+                }
+            }
+        }
+        self.sh.nodes[self.id]
+            .0
+            .store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Sends the info lines of the last iteration (main thread).
+    fn report(&self, multipv: usize) {
+        let Some(tx) = self.events else { return };
+        let time_ms = self.sh.time.elapsed_ms();
+        let nodes = self.sh.total_nodes().max(self.nodes);
+        let hashfull = self.sh.tt.hashfull();
+        for (i, rm) in self.root_moves.iter().take(multipv).enumerate() {
+            let value = rm.best_score();
+            let _ = tx.send(Event::Info(Info {
+                depth: self.completed_depth,
+                seldepth: rm.seldepth.max(1),
+                multipv: i + 1,
+                value,
+                score: Score::from_value(value),
+                bound: rm.bound,
+                nodes,
+                nps: nodes * 1000 / time_ms.max(1),
+                time_ms,
+                hashfull,
+                pv: rm.pv.clone(),
+            }));
+        }
+    }
+
+    fn search(
+        &mut self,
+        mut alpha: Value,
+        mut beta: Value,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Value {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, pv_node);
+        }
+        self.stack[ply].pv_len = 0;
+        self.tick();
+        if self.stopped() && !root {
+            return DRAW;
+        }
+        if ply + 1 > self.seldepth {
+            self.seldepth = ply + 1;
+        }
+        let in_check = self.pos.in_check();
+        if !root {
+            if let Some(v) = repetition::judge(&self.pos, &self.filter, ply) {
+                return match v {
+                    Verdict::Draw => self.draw_value(),
+                    Verdict::Win => mate_in(ply),
+                    Verdict::Loss => mated_in(ply),
+                };
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { DRAW } else { self.evaluate() };
+            }
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let key = self.tt_key();
+        let tte = self.sh.tt.probe(key);
+        let tt_move = if root {
+            self.root_moves[self.pv_idx].mv
+        } else {
+            tte.map_or(Move::NONE, |e| e.mv)
+        };
+        if !pv_node
+            && let Some(e) = tte
+            && e.depth >= depth
+        {
+            let v = from_tt(e.value, ply);
+            if (e.bound.is_lower() && v >= beta) || (e.bound.is_upper() && v <= alpha) {
+                return v;
+            }
+        }
+
+        let pruning = self.sh.settings.pruning;
+        let us = self.pos.side_to_move();
+        let raw_eval;
+        let eval;
+        if in_check {
+            raw_eval = NO_EVAL;
+            eval = NO_EVAL;
+        } else {
+            raw_eval = match tte {
+                Some(e) => e.eval,
+                None => self.evaluate(),
+            };
+            eval = match tte {
+                Some(e) => {
+                    let v = from_tt(e.value, ply);
+                    if (e.bound.is_lower() && v > raw_eval) || (e.bound.is_upper() && v < raw_eval)
+                    {
+                        v
+                    } else {
+                        raw_eval
+                    }
+                }
+                None => raw_eval,
+            };
+        }
+        self.stack[ply].static_eval = raw_eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.stack[ply - 2].static_eval != NO_EVAL
+            && raw_eval > self.stack[ply - 2].static_eval;
+        self.stack[ply + 2].killers = [Move::NONE; 2];
+
+        if !in_check && !pv_node && pruning != Pruning::None && !is_mate(beta) {
+            // Reverse futility: far above beta at low depth.
+            if depth <= RFP_MAX_DEPTH
+                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+                && eval < MATE_BOUND
+            {
+                return eval;
+            }
+            // Null move, only with a rook, horse or cannon (zugzwang guard).
+            if pruning == Pruning::Full
+                && self.null_allowed
+                && eval >= beta
+                && depth >= NMP_MIN_DEPTH
+                && ply >= 1
+                && self.stack[ply - 1].moved.is_some()
+                && self.has_major(us)
+            {
+                let r = NMP_BASE_REDUCTION
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+                self.stack[ply].moved = None;
+                self.pos.make_null();
+                self.filter.push(self.pos.key());
+                let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.filter.pop(self.pos.key());
+                self.pos.unmake_null();
+                if self.stopped() {
+                    return DRAW;
+                }
+                if v >= beta {
+                    let v = if v >= MATE_BOUND { beta } else { v };
+                    if depth < NMP_VERIFY_DEPTH {
+                        return v;
+                    }
+                    self.null_allowed = false;
+                    let w = self.search(beta - 1, beta, depth - r, ply, false);
+                    self.null_allowed = true;
+                    if w >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+
+        let mut depth = depth;
+        if !root && tt_move == Move::NONE && depth >= IIR_MIN_DEPTH && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        let conts = self.conts(ply);
+        let counter = conts[0].map_or(Move::NONE, |p| self.hist.counter(p));
+        let killers = self.stack[ply].killers;
+        let mut picker = MovePicker::new(&self.pos, tt_move, killers, counter);
+        let mut best_value = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut move_count = 0usize;
+        let mut quiets = [Move::NONE; 64];
+        let mut n_quiets = 0;
+        let mut captures = [Move::NONE; 32];
+        let mut n_captures = 0;
+
+        while let Some(m) = picker.next(
+            &self.pos,
+            &OrderContext {
+                history: self.hist,
+                conts,
+            },
+        ) {
+            if root && !self.root_moves[self.pv_idx..].iter().any(|r| r.mv == m) {
+                continue;
+            }
+            move_count += 1;
+            let piece = self.pos.piece_at(m.from()).expect("a piece moves");
+            let capture = self.pos.piece_at(m.to()).is_some();
+            let gives_check = self.pos.gives_check(m);
+            if root
+                && self.is_main()
+                && let Some(tx) = self.events
+                && self.sh.time.elapsed_ms() > CURRMOVE_AFTER_MS
+            {
+                let _ = tx.send(Event::CurrMove {
+                    depth,
+                    mv: m,
+                    number: move_count + self.pv_idx,
+                });
+            }
+            let hist_score = if capture {
+                0
+            } else {
+                let now = PieceTo { piece, to: m.to() };
+                self.hist.main(us, m)
+                    + conts
+                        .iter()
+                        .flatten()
+                        .map(|p| self.hist.cont(*p, now))
+                        .sum::<i32>()
+            };
+
+            if !root && pruning != Pruning::None && best_value > -MATE_BOUND {
+                if !capture && !gives_check {
+                    if depth <= LMP_MAX_DEPTH
+                        && move_count as i32
+                            >= (LMP_BASE + depth * depth) / if improving { 1 } else { 2 }
+                    {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
+                    if !in_check
+                        && lmr_depth <= FUTILITY_MAX_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
+                    {
+                        continue;
+                    }
+                    if lmr_depth <= SEE_PRUNE_MAX_DEPTH
+                        && !see::see_ge(&self.pos, m, SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
+                    {
+                        continue;
+                    }
+                } else if capture
+                    && depth <= SEE_PRUNE_MAX_DEPTH
+                    && !see::see_ge(&self.pos, m, SEE_CAPTURE_MARGIN * depth)
+                {
+                    continue;
+                }
+            }
+
+            let extension =
+                (gives_check && ply < CHECK_EXT_PLY_FACTOR * self.root_depth as usize) as i32;
+            let new_depth = depth - 1 + extension;
+            let reduce = depth >= 3
+                && move_count > 1 + pv_node as usize
+                && pruning != Pruning::None
+                && (!capture || !see::see_ge(&self.pos, m, 0));
+            self.make(m, piece, ply);
+            let mut value = -INFINITE;
+            if reduce {
+                let mut r = reduction(depth, move_count);
+                if cut_node {
+                    r += 1;
+                }
+                if !pv_node {
+                    r += 1;
+                }
+                if improving {
+                    r -= 1;
+                }
+                if m == killers[0] || m == killers[1] || m == counter {
+                    r -= 1;
+                }
+                if gives_check {
+                    r -= 1;
+                }
+                r -= hist_score / LMR_HISTORY_DIVISOR;
+                let d = (new_depth - r).clamp(1, new_depth.max(1));
+                value = -self.search(-alpha - 1, -alpha, d, ply + 1, true);
+                if value > alpha && d < new_depth {
+                    value = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+            } else if !pv_node || move_count > 1 {
+                value = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            }
+            if pv_node && (move_count == 1 || value > alpha) {
+                value = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+            }
+            self.unmake();
+            if self.stopped() {
+                return DRAW;
+            }
+
+            if root {
+                let pv_len = self.stack[1].pv_len;
+                let child_pv: Vec<Move> = self.stack[1].pv[..pv_len].to_vec();
+                let seldepth = self.seldepth;
+                let main = self.is_main();
+                let idx = self
+                    .root_moves
+                    .iter()
+                    .position(|r| r.mv == m)
+                    .expect("root move listed");
+                let rm = &mut self.root_moves[idx];
+                if move_count == 1 || value > alpha {
+                    rm.score = value;
+                    rm.seldepth = seldepth;
+                    rm.pv.clear();
+                    rm.pv.push(m);
+                    rm.pv.extend_from_slice(&child_pv);
+                    if move_count > 1 && main {
+                        self.best_changes += 1;
+                    }
+                } else {
+                    rm.score = -INFINITE;
+                }
+            }
+
+            if value > best_value {
+                best_value = value;
+                if value > alpha {
+                    best_move = m;
+                    if pv_node && !root {
+                        self.update_pv(ply, m);
+                    }
+                    if value >= beta {
+                        break;
+                    }
+                    alpha = value;
+                }
+            }
+            if m != best_move {
+                if capture {
+                    if n_captures < captures.len() {
+                        captures[n_captures] = m;
+                        n_captures += 1;
+                    }
+                } else if n_quiets < quiets.len() {
+                    quiets[n_quiets] = m;
+                    n_quiets += 1;
+                }
+            }
+        }
+
+        if move_count == 0 {
+            // Checkmate, and in xiangqi stalemate too, loses.
+            return mated_in(ply);
+        }
+
+        if best_move.is_some() && best_value >= beta {
+            self.update_histories(
+                best_move,
+                depth,
+                ply,
+                &quiets[..n_quiets],
+                &captures[..n_captures],
+            );
+        }
+
+        if !(root && self.pv_idx > 0) {
+            let bound = if best_value >= beta {
+                Bound::Lower
+            } else if pv_node && best_move.is_some() {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.sh.tt.store(
+                key,
+                best_move,
+                to_tt(best_value, ply),
+                if in_check { 0 } else { raw_eval },
+                depth,
+                bound,
+            );
+        }
+        best_value
+    }
+
+    fn update_histories(
+        &mut self,
+        best: Move,
+        depth: i32,
+        ply: usize,
+        quiets: &[Move],
+        captures: &[Move],
+    ) {
+        let us = self.pos.side_to_move();
+        let b = history::bonus(depth);
+        let conts = self.conts(ply);
+        let piece_to = |pos: &Position, m: Move| {
+            pos.piece_at(m.from())
+                .map(|piece| PieceTo { piece, to: m.to() })
+        };
+        if let Some(victim) = self.pos.piece_at(best.to()) {
+            if let Some(p) = self.pos.piece_at(best.from()) {
+                self.hist.update_capture(p, best.to(), victim.kind, b);
+            }
+        } else {
+            let f = &mut self.stack[ply];
+            if f.killers[0] != best {
+                f.killers[1] = f.killers[0];
+                f.killers[0] = best;
+            }
+            if let Some(prev) = conts[0] {
+                self.hist.set_counter(prev, best);
+            }
+            self.hist.update_main(us, best, b);
+            if let Some(now) = piece_to(&self.pos, best) {
+                for prev in conts.iter().flatten() {
+                    self.hist.update_cont(*prev, now, b);
+                }
+            }
+            for &q in quiets {
+                self.hist.update_main(us, q, -b);
+                if let Some(now) = piece_to(&self.pos, q) {
+                    for prev in conts.iter().flatten() {
+                        self.hist.update_cont(*prev, now, -b);
+                    }
+                }
+            }
+        }
+        for &c in captures {
+            if let (Some(p), Some(v)) = (self.pos.piece_at(c.from()), self.pos.piece_at(c.to())) {
+                self.hist.update_capture(p, c.to(), v.kind, -b);
+            }
+        }
+    }
+
+    fn qsearch(&mut self, mut alpha: Value, beta: Value, ply: usize, pv_node: bool) -> Value {
+        self.stack[ply].pv_len = 0;
+        self.tick();
+        if self.stopped() {
+            return DRAW;
+        }
+        if ply + 1 > self.seldepth {
+            self.seldepth = ply + 1;
+        }
+        let in_check = self.pos.in_check();
+        if in_check && let Some(v) = repetition::judge(&self.pos, &self.filter, ply) {
+            return match v {
+                Verdict::Draw => self.draw_value(),
+                Verdict::Win => mate_in(ply),
+                Verdict::Loss => mated_in(ply),
+            };
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { self.evaluate() };
+        }
+        let key = self.tt_key();
+        let tte = self.sh.tt.probe(key);
+        if !pv_node && let Some(e) = tte {
+            let v = from_tt(e.value, ply);
+            if (e.bound.is_lower() && v >= beta) || (e.bound.is_upper() && v <= alpha) {
+                return v;
+            }
+        }
+        let tt_move = tte.map_or(Move::NONE, |e| e.mv);
+        let mut best_value;
+        let raw_eval;
+        if in_check {
+            best_value = -INFINITE;
+            raw_eval = 0;
+        } else {
+            raw_eval = match tte {
+                Some(e) => e.eval,
+                None => self.evaluate(),
+            };
+            best_value = raw_eval;
+            if best_value >= beta {
+                if tte.is_none() {
+                    self.sh.tt.store(
+                        key,
+                        Move::NONE,
+                        to_tt(best_value, ply),
+                        raw_eval,
+                        -1,
+                        Bound::Lower,
+                    );
+                }
+                return best_value;
+            }
+            alpha = alpha.max(best_value);
+        }
+        let mut picker = MovePicker::new_qsearch(&self.pos, tt_move);
+        let mut best_move = Move::NONE;
+        let mut move_count = 0;
+        let conts = self.conts(ply);
+        while let Some(m) = picker.next(
+            &self.pos,
+            &OrderContext {
+                history: self.hist,
+                conts,
+            },
+        ) {
+            move_count += 1;
+            let piece = self.pos.piece_at(m.from()).expect("a piece moves");
+            if !in_check {
+                let gain = self.pos.piece_at(m.to()).map_or(0, |v| see::value(v.kind));
+                if best_value + gain + QS_DELTA_MARGIN <= alpha && !self.pos.gives_check(m) {
+                    continue;
+                }
+                if !see::see_ge(&self.pos, m, 0) {
+                    continue;
+                }
+            }
+            self.make(m, piece, ply);
+            let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node);
+            self.unmake();
+            if self.stopped() {
+                return DRAW;
+            }
+            if v > best_value {
+                best_value = v;
+                if v > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        if in_check && move_count == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if pv_node && best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.sh
+            .tt
+            .store(key, best_move, to_tt(best_value, ply), raw_eval, -1, bound);
+        best_value
+    }
+}
