@@ -89,7 +89,7 @@ impl fmt::Display for ParseError {
         match self {
             ParseError::Unknown(w) => write!(f, "unknown command '{w}'"),
             ParseError::Missing(what) => write!(f, "missing {what}"),
-            ParseError::Fen(e) => write!(f, "invalid FEN: {e}"),
+            ParseError::Fen(e) => write!(f, "{e}"),
             ParseError::BadMove(w) => write!(f, "'{w}' is not a move"),
             ParseError::IllegalMove { text, index } => {
                 write!(f, "move {index} '{text}' is illegal")

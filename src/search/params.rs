@@ -48,9 +48,11 @@ pub const LMR_DIVISOR: f64 = 2.25;
 /// History score that shifts the reduction by one ply (std shape, ours scale).
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
-/// Late move pruning: quiet moves searched at depth `d` before the rest are skipped
-/// is `LMP_BASE + d * d` (std, halved while not improving).
-pub const LMP_BASE: i32 = 3;
+/// Late move pruning: moves searched at depth `d` in non-PV nodes before the
+/// remaining quiets are skipped is `LMP_BASE + d * d`, doubled while improving
+/// (std shape; ours: the base is larger than in chess engines because xiangqi has
+/// more moves and our early quiet ordering is weak).
+pub const LMP_BASE: i32 = 5;
 /// Depth up to which late move pruning applies (std).
 pub const LMP_MAX_DEPTH: i32 = 8;
 

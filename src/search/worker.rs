@@ -645,11 +645,18 @@ impl<'a> Worker<'a> {
                         .sum::<i32>()
             };
 
-            if !root && pruning != Pruning::None && best_value > -MATE_BOUND {
+            // No move pruning while a mate is at stake: quiet moves that leave the
+            // opponent without a move (困斃) win in xiangqi.
+            if !root
+                && !pv_node
+                && pruning != Pruning::None
+                && best_value > -MATE_BOUND
+                && alpha.abs() < MATE_BOUND
+            {
                 if !capture && !gives_check {
                     if depth <= LMP_MAX_DEPTH
                         && move_count as i32
-                            >= (LMP_BASE + depth * depth) / if improving { 1 } else { 2 }
+                            >= (LMP_BASE + depth * depth) * if improving { 2 } else { 1 }
                     {
                         picker.skip_quiets();
                         continue;
