@@ -340,12 +340,15 @@ impl<'a> Worker<'a> {
 
     /// Iterative deepening over the root moves until a limit or `stop`.
     pub fn iterate(&mut self) {
-        let max_depth = self
-            .sh
-            .limits
-            .depth
-            .unwrap_or(MAX_PLY as i32 - 8)
-            .clamp(1, MAX_PLY as i32 - 8);
+        // `go mate N` alone is bounded too: a mate in N moves shows up well within
+        // 4N + 4 plies of iterative deepening.
+        let mate_depth = self.sh.limits.mate.map(|m| 4 * m.min(30) as i32 + 4);
+        let max_depth = match (self.sh.limits.depth, mate_depth) {
+            (Some(d), _) => d,
+            (None, Some(m)) if !self.sh.limits.infinite && !self.sh.limits.uses_time() => m,
+            _ => MAX_PLY as i32 - 8,
+        }
+        .clamp(1, MAX_PLY as i32 - 8);
         let multipv = self.sh.settings.multipv.clamp(1, self.root_moves.len());
         let mut last_best = Move::NONE;
         let mut stable_iterations = 0u32;

@@ -1,0 +1,625 @@
+//! Scripted UCCI and UCI sessions against the built binary. Timeouts here are only
+//! hang guards (generous), never performance assertions.
+
+use chuhan::core::{Move, Position};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
+
+const HANG_GUARD: Duration = Duration::from_secs(120);
+
+struct Daemon {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Daemon {
+    fn start() -> Daemon {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the binary starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Daemon {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    fn send(&mut self, s: &str) {
+        self.send_bytes(format!("{s}\n").as_bytes());
+    }
+
+    fn send_bytes(&mut self, b: &[u8]) {
+        let w = self.stdin.as_mut().expect("stdin open");
+        w.write_all(b).unwrap();
+        w.flush().unwrap();
+    }
+
+    fn next(&mut self) -> String {
+        match self.lines.recv_timeout(HANG_GUARD) {
+            Ok(l) => l,
+            Err(RecvTimeoutError::Timeout) => panic!("the daemon hung"),
+            Err(RecvTimeoutError::Disconnected) => panic!("the daemon exited"),
+        }
+    }
+
+    /// Reads lines until one satisfies `pred`; returns all lines read.
+    fn until(&mut self, pred: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            let l = self.next();
+            let done = pred(&l);
+            out.push(l);
+            if done {
+                return out;
+            }
+        }
+    }
+
+    fn until_prefix(&mut self, p: &str) -> Vec<String> {
+        self.until(|l| l.starts_with(p))
+    }
+
+    /// Sends `isready` and returns everything printed before `readyok`.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut v = self.until(|l| l == "readyok");
+        v.pop();
+        v
+    }
+
+    fn bestmove(&mut self) -> String {
+        self.until(|l| l.starts_with("bestmove") || l == "nobestmove")
+            .pop()
+            .unwrap()
+    }
+
+    fn wait_exit(mut self) -> bool {
+        self.stdin.take();
+        for _ in 0..1200 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        false
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn ucci() -> Daemon {
+    let mut d = Daemon::start();
+    d.send("ucci");
+    d.until(|l| l == "ucciok");
+    d
+}
+
+fn uci() -> Daemon {
+    let mut d = Daemon::start();
+    d.send("uci");
+    d.until(|l| l == "uciok");
+    d
+}
+
+fn move_of(line: &str) -> Move {
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+fn assert_legal(fen_or_start: &str, moves: &[&str], best: &str) {
+    let mut pos = if fen_or_start == "startpos" {
+        Position::startpos()
+    } else {
+        Position::from_fen(fen_or_start).unwrap()
+    };
+    for m in moves {
+        pos.make_move(m.parse().unwrap());
+    }
+    let m = move_of(best);
+    assert!(pos.is_legal(m), "{best} illegal");
+}
+
+#[test]
+fn handshakes_in_both_orders() {
+    let mut d = Daemon::start();
+    d.send("uci");
+    let uci = d.until(|l| l == "uciok");
+    assert!(uci.iter().any(|l| l.starts_with("id name Chuhan")));
+    for name in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Ponder",
+        "Move Overhead",
+        "Clear Hash",
+    ] {
+        assert!(
+            uci.iter()
+                .any(|l| l.starts_with(&format!("option name {name} type"))),
+            "{name}"
+        );
+    }
+    d.send("ucci");
+    let ucci = d.until(|l| l == "ucciok");
+    for name in [
+        "usemillisec",
+        "batch",
+        "debug",
+        "ponder",
+        "usebook",
+        "bookfiles",
+        "hashsize",
+        "threads",
+        "idle",
+        "pruning",
+        "knowledge",
+        "randomness",
+        "style",
+        "newgame",
+    ] {
+        assert!(
+            ucci.iter()
+                .any(|l| l.starts_with(&format!("option {name} type"))),
+            "{name}"
+        );
+    }
+    assert!(ucci.contains(&"option usemillisec type check default true".to_string()));
+    // The last handshake wins: errors now use UCCI's form.
+    d.send("frobnicate");
+    assert!(d.next().starts_with("info message "));
+    d.send("uci");
+    d.until(|l| l == "uciok");
+    d.send("frobnicate");
+    assert!(d.next().starts_with("info string "));
+    // Before any handshake, commands still work and errors are answered.
+    let mut d = Daemon::start();
+    d.send("hello");
+    assert!(d.next().starts_with("info string "));
+    d.send("position startpos");
+    d.send("go depth 2");
+    assert!(d.bestmove().starts_with("bestmove "));
+}
+
+#[test]
+fn options_in_both_syntaxes() {
+    let mut d = ucci();
+    for line in [
+        "setoption hashsize 32",
+        "setoption Hash 16",
+        "setoption name Threads value 2",
+        "setoption threads 1",
+        "setoption Move Overhead 10",
+        "setoption name Move Overhead value 20",
+        "setoption pruning large",
+        "setoption knowledge medium",
+        "setoption randomness none",
+        "setoption style risky",
+        "setoption idle none",
+        "setoption usebook false",
+        "setoption bookfiles a.dat;b.obk",
+        "setoption newgame",
+        "setoption name Clear Hash",
+        "setoption ponder true",
+    ] {
+        d.send(line);
+        assert_eq!(d.sync(), Vec::<String>::new(), "{line}");
+    }
+    // Unknown options are ignored with a note; bad values are errors.
+    d.send("setoption promotion false");
+    let out = d.sync();
+    assert_eq!(out.len(), 1);
+    assert!(out[0].contains("unknown option"), "{out:?}");
+    for bad in [
+        "setoption hashsize lots",
+        "setoption threads -1",
+        "setoption pruning enormous",
+        "setoption batch maybe",
+    ] {
+        d.send(bad);
+        let out = d.sync();
+        assert_eq!(out.len(), 1, "{bad}: {out:?}");
+        assert!(out[0].starts_with("info message error"), "{bad}: {out:?}");
+    }
+    // MultiPV in UCI shows several lines.
+    let mut d = uci();
+    d.send("setoption name MultiPV value 3");
+    d.send("position startpos");
+    d.send("go depth 4");
+    let lines = d.until_prefix("bestmove");
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 4 ") && l.contains(&format!(" multipv {k} "))),
+            "multipv {k}: {lines:?}"
+        );
+    }
+}
+
+#[test]
+fn long_move_lists() {
+    let mut d = uci();
+    let cycle = ["b0c2", "b9c7", "c2b0", "c7b9"];
+    // 600 plies of shuffling horses (legal; repetitions do not end the game for
+    // the daemon), then a real move.
+    let mut moves: Vec<&str> = cycle.iter().cycle().take(600).copied().collect();
+    moves.push("h2e2");
+    let line = format!("position startpos moves {}", moves.join(" "));
+    d.send(&line);
+    d.send("go depth 3");
+    let best = d.bestmove();
+    assert_legal("startpos", &moves, &best);
+    // A UCCI position from a FEN with moves.
+    let mut d = ucci();
+    d.send("position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2 h7e7");
+    d.send("go depth 3");
+    let best = d.bestmove();
+    assert_legal("startpos", &["h2e2", "h7e7"], &best);
+}
+
+#[test]
+fn every_go_mode() {
+    let mut d = uci();
+    d.send("position startpos moves h2e2");
+    for go in [
+        "go depth 3",
+        "go nodes 2000",
+        "go movetime 100",
+        "go wtime 3000 btime 3000 winc 50 binc 50",
+        "go wtime 2000 btime 2000 movestogo 10",
+        "go mate 2",
+        "go depth 3 searchmoves h9g7 b9c7",
+    ] {
+        d.send(go);
+        let lines = d.until_prefix("bestmove");
+        let best = lines.last().unwrap();
+        assert_legal("startpos", &["h2e2"], best);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth") && l.contains(" score ")),
+            "{go}: {lines:?}"
+        );
+        if go.contains("searchmoves") {
+            let m = move_of(best).to_string();
+            assert!(m == "h9g7" || m == "b9c7", "{best}");
+        }
+    }
+    // Infinite: nothing until stop.
+    d.send("go infinite");
+    assert!(
+        d.sync().iter().all(|l| !l.starts_with("bestmove")),
+        "no answer before stop"
+    );
+    d.send("stop");
+    assert_legal("startpos", &["h2e2"], &d.bestmove());
+
+    // UCCI time modes, in seconds when usemillisec is off, and depth infinite.
+    let mut d = ucci();
+    d.send("setoption usemillisec false");
+    d.send("position startpos");
+    for go in [
+        "go time 2 increment 0",
+        "go time 3 movestogo 20 opptime 3 oppmovestogo 20",
+        "go time 2 increment 1 opptime 5 oppincrement 1",
+        "go draw time 1",
+        "go movetime 50",
+    ] {
+        d.send(go);
+        let best = d.bestmove();
+        assert!(best.starts_with("bestmove "), "{go}: {best}");
+        assert_legal("startpos", &[], &best);
+    }
+    d.send("go depth infinite");
+    assert!(d.sync().iter().all(|l| !l.starts_with("bestmove")));
+    d.send("stop");
+    assert!(d.bestmove().starts_with("bestmove "));
+    // Scores are bare integers in UCCI.
+    d.send("go depth 3");
+    let lines = d.until_prefix("bestmove");
+    let info = lines.iter().find(|l| l.contains(" score ")).unwrap();
+    let after = info.split(" score ").nth(1).unwrap();
+    let word = after.split_whitespace().next().unwrap();
+    assert!(word.parse::<i32>().is_ok(), "{info}");
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    for (mode, hit) in [("uci", "ponderhit"), ("ucci", "ponderhit draw")] {
+        let mut d = if mode == "uci" { uci() } else { ucci() };
+        d.send("position startpos moves h2e2 h9g7");
+        let go = if mode == "uci" {
+            "go ponder wtime 1000 btime 1000 winc 10 binc 10"
+        } else {
+            "go ponder time 1000 increment 10"
+        };
+        d.send(go);
+        // A ponder search never answers by itself.
+        assert!(d.sync().iter().all(|l| !l.starts_with("bestmove")));
+        d.send(hit);
+        let best = d.bestmove();
+        assert_legal("startpos", &["h2e2", "h9g7"], &best);
+        assert!(!best.ends_with(" draw") || mode == "ucci");
+    }
+}
+
+#[test]
+fn stop_while_thinking_and_idle() {
+    let mut d = ucci();
+    d.send("stop");
+    assert_eq!(d.next(), "nobestmove");
+    d.send("position startpos");
+    d.send("go infinite");
+    d.send("stop");
+    assert!(d.bestmove().starts_with("bestmove "));
+    // Idle stop in UCI prints nothing.
+    let mut d = uci();
+    d.send("stop");
+    assert_eq!(d.sync(), Vec::<String>::new());
+}
+
+#[test]
+fn banmoves_are_excluded_until_the_next_position() {
+    let mut d = ucci();
+    let pos = Position::startpos();
+    let all: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    d.send("position startpos");
+    d.send(&format!("banmoves {}", all[1..].join(" ")));
+    d.send("go depth 3");
+    assert_eq!(move_of(&d.bestmove()).to_string(), all[0]);
+    // Everything banned: no move.
+    d.send(&format!("banmoves {}", all.join(" ")));
+    d.send("go depth 2");
+    assert_eq!(d.bestmove(), "nobestmove");
+    // An illegal ban is rejected with one error line.
+    d.send("banmoves e0e2");
+    let out = d.sync();
+    assert_eq!(out.len(), 1, "{out:?}");
+    // A new position clears the bans.
+    d.send("position startpos");
+    d.send("go depth 2");
+    assert!(d.bestmove().starts_with("bestmove "));
+}
+
+#[test]
+fn probe_answers_pophash() {
+    let mut d = ucci();
+    d.send("probe startpos");
+    assert_eq!(d.next(), "pophash");
+    d.send("position startpos");
+    d.send("go depth 6");
+    d.bestmove();
+    d.send("probe startpos");
+    let l = d.next();
+    assert!(l.starts_with("pophash bestmove "), "{l}");
+    assert!(l.contains("bound"), "{l}");
+    d.send("probe");
+    assert!(d.next().starts_with("pophash"));
+    // While thinking, too.
+    d.send("go infinite");
+    d.send("probe startpos moves h2e2");
+    assert!(d.next().starts_with("pophash"));
+    d.send("stop");
+    d.bestmove();
+}
+
+#[test]
+fn quit_while_thinking() {
+    let mut d = ucci();
+    d.send("position startpos");
+    d.send("go infinite");
+    d.send("isready");
+    d.until(|l| l == "readyok");
+    d.send("quit");
+    d.until(|l| l == "bye");
+    assert!(d.wait_exit(), "the daemon exits after quit");
+    // UCI quit while pondering.
+    let mut d = uci();
+    d.send("go ponder wtime 10000 btime 10000");
+    d.send("quit");
+    assert!(d.wait_exit());
+}
+
+#[test]
+fn bad_lines_get_one_error_each_and_change_nothing() {
+    for mode in ["uci", "ucci"] {
+        let mut d = if mode == "uci" { uci() } else { ucci() };
+        d.send("position startpos moves h2e2");
+        let bad = [
+            "frobnicate",
+            "position",
+            "position fen",
+            "position fen 9/9/9 w",
+            "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x",
+            "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w",
+            "position startpos moves h2e2 h2e2",
+            "position startpos moves z9z9",
+            "position startpos moves h2e2 h9g7 e2e9 e9e8",
+            "position sideways",
+            "go depth x",
+            "go nodes",
+            "go wtime abc",
+            "go depth 3 sideways",
+            "go perft x",
+            "banmoves h2e2 qq",
+            "setoption",
+            "ponderhit maybe",
+            "debug perhaps",
+            "isready now",
+            "bench deep",
+            "d please",
+        ];
+        for line in bad {
+            d.send(line);
+            let out = d.sync();
+            assert_eq!(out.len(), 1, "{mode} '{line}': {out:?}");
+            let prefix = if mode == "uci" {
+                "info string error"
+            } else {
+                "info message error"
+            };
+            assert!(out[0].starts_with(prefix), "{mode} '{line}': {out:?}");
+        }
+        // The position is still the one after h2e2: black to move.
+        d.send("d");
+        let diagram = d.until_prefix("Checkers:");
+        assert!(
+            diagram
+                .iter()
+                .any(|l| l.starts_with("Fen: ") && l.contains(" b - - 1 1")),
+            "{diagram:?}"
+        );
+        d.send("go depth 3");
+        assert_legal("startpos", &["h2e2"], &d.bestmove());
+    }
+}
+
+#[test]
+fn garbage_bytes_never_hurt() {
+    let mut d = uci();
+    let mut junk: Vec<Vec<u8>> = vec![
+        b"\xff\xfe\xfd\n".to_vec(),
+        b"\x00\x01\x02 gogo\n".to_vec(),
+        b"position startpos moves \xe4\xb8\xad\n".to_vec(),
+        "楚河漢界\n".as_bytes().to_vec(),
+        b"\r\n".to_vec(),
+        b"go depth 99999999999999999999999\n".to_vec(),
+    ];
+    let mut long = b"position startpos moves ".to_vec();
+    long.extend(std::iter::repeat_n(b'x', 1 << 20));
+    long.push(b'\n');
+    junk.push(long);
+    let mut x: u64 = 0x1234_5678;
+    for _ in 0..50 {
+        let mut line = Vec::new();
+        for _ in 0..(x % 60) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let b = (x & 0xff) as u8;
+            if b != b'\n' {
+                line.push(b);
+            }
+        }
+        line.push(b'\n');
+        junk.push(line);
+    }
+    for j in &junk {
+        d.send_bytes(j);
+        let out = d.sync();
+        assert!(out.len() <= 1, "{:?}: {out:?}", String::from_utf8_lossy(j));
+        assert!(out.iter().all(|l| l.starts_with("info string")), "{out:?}");
+    }
+    d.send("position startpos");
+    d.send("go depth 2");
+    assert!(d.bestmove().starts_with("bestmove "));
+}
+
+#[test]
+fn extras_perft_d_eval_bench() {
+    let mut d = uci();
+    d.send("position startpos");
+    d.send("go perft 2");
+    let lines = d.until_prefix("Nodes searched:");
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 1920");
+    assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 45);
+    d.send("d");
+    let lines = d.until_prefix("Checkers:");
+    assert!(lines.iter().any(|l| l.contains('帥') && l.contains('車')));
+    assert!(lines.iter().any(|l| l.contains('將')));
+    assert!(lines.iter().any(|l| l.contains('砲')));
+    assert!(lines.iter().any(|l| l.starts_with("Key: ")));
+    d.send("eval");
+    let lines = d.until_prefix("Total (side to move");
+    assert!(lines.iter().any(|l| l.starts_with("Material")));
+    assert!(lines.iter().any(|l| l.starts_with("King safety")));
+    d.send("bench 2");
+    let lines = d.until_prefix("Nodes/second:");
+    assert!(lines.iter().any(|l| l.starts_with("Nodes searched: ")));
+}
+
+#[test]
+fn batch_mode_answers_before_reading_on() {
+    let mut d = ucci();
+    d.send("setoption batch true");
+    d.send("position startpos");
+    d.send("go depth 4");
+    d.send("isready");
+    let lines = d.until(|l| l == "readyok");
+    let b = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .unwrap();
+    assert!(b < lines.len() - 1);
+    // Endless searches are refused in batch mode.
+    d.send("go infinite");
+    let out = d.sync();
+    assert_eq!(out.len(), 1, "{out:?}");
+}
+
+#[test]
+fn no_legal_move_per_dialect() {
+    // Black is mated.
+    let fen = "R2k5/R8/9/9/9/9/9/9/9/4K4 b";
+    let mut d = uci();
+    d.send(&format!("position fen {fen}"));
+    d.send("go depth 3");
+    assert_eq!(d.bestmove(), "bestmove (none)");
+    let mut d = ucci();
+    d.send(&format!("position fen {fen}"));
+    d.send("go depth 3");
+    assert_eq!(d.bestmove(), "nobestmove");
+}
+
+#[test]
+fn draw_offers_only_in_ucci() {
+    // Red is hopelessly behind (a lone pawn against a rook).
+    let fen = "3k5/9/9/9/r8/9/4P4/9/9/5K3 w";
+    let mut d = ucci();
+    d.send(&format!("position fen {fen}"));
+    d.send("go draw depth 5");
+    let best = d.bestmove();
+    assert!(best.ends_with(" draw"), "{best}");
+    d.send("go depth 5");
+    assert!(!d.bestmove().ends_with(" draw"));
+    let mut d = uci();
+    d.send(&format!("position fen {fen}"));
+    d.send("go depth 5");
+    let best = d.bestmove();
+    assert_eq!(best.split_whitespace().count() % 2, 0, "{best}");
+}
+
+#[test]
+fn cyclone_quirks() {
+    let mut d = ucci();
+    d.send("fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r - - 0 1 moves h2e2");
+    d.send("go depth 2");
+    assert_legal("startpos", &["h2e2"], &d.bestmove());
+    d.send("startpos moves b0c2");
+    d.send("go depth 2");
+    assert_legal("startpos", &["b0c2"], &d.bestmove());
+    d.send("ucinewgame");
+    d.send("uccinewgame");
+    assert_eq!(d.sync(), Vec::<String>::new());
+}
