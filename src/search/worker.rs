@@ -166,6 +166,12 @@ static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
     t
 });
 
+/// Lazy SMP depth skipping for helper threads: helper `i` skips depth `d` when
+/// `((d + SKIP_PHASE[i]) / SKIP_SIZE[i])` is odd (the classic pattern: sizes 1, 1,
+/// 2, 2, 2, 2, 3, ... with staggered phases).
+const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
 #[inline(always)]
 fn reduction(depth: i32, move_count: usize) -> i32 {
     LMR[(depth as usize).min(63)][move_count.min(63)]
@@ -353,6 +359,14 @@ impl<'a> Worker<'a> {
         let mut last_best = Move::NONE;
         let mut stable_iterations = 0u32;
         for depth in 1..=max_depth {
+            // Helpers skip some iterations so that the threads spread over
+            // neighbouring depths instead of repeating each other's work.
+            if self.id > 0 && depth > 1 && depth < max_depth {
+                let i = (self.id - 1) % SKIP_SIZE.len();
+                if ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 == 1 {
+                    continue;
+                }
+            }
             self.root_depth = depth;
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
