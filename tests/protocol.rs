@@ -235,6 +235,7 @@ fn options_in_both_syntaxes() {
         "setoption threads -1",
         "setoption pruning enormous",
         "setoption batch maybe",
+        "setoption hashsize 32768",
     ] {
         d.send(bad);
         let out = d.sync();

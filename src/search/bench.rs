@@ -8,7 +8,7 @@ use crate::search::limits::Limits;
 use std::time::{Duration, Instant};
 
 /// Default bench depth.
-pub const DEFAULT_DEPTH: i32 = 9;
+pub const DEFAULT_DEPTH: i32 = 12;
 
 /// The bench positions: the start position, the perft positions of the Chinese
 /// Chess Programming Wiki list and our perft suite, and middlegames and endgames

@@ -120,6 +120,13 @@ pub enum EngineError {
     IllegalMove(Move),
     /// An option value is out of range or unknown.
     BadValue(String),
+    /// The hash table could not be allocated; the old size is kept.
+    NoMemory {
+        /// Megabytes asked for.
+        asked: usize,
+        /// Megabytes kept.
+        kept: usize,
+    },
 }
 
 impl fmt::Display for EngineError {
@@ -128,6 +135,9 @@ impl fmt::Display for EngineError {
             EngineError::Busy => write!(f, "the engine is thinking; send stop first"),
             EngineError::IllegalMove(m) => write!(f, "illegal move {m}"),
             EngineError::BadValue(v) => write!(f, "bad value '{v}'"),
+            EngineError::NoMemory { asked, kept } => {
+                write!(f, "cannot allocate {asked} MB of hash; keeping {kept} MB")
+            }
         }
     }
 }
@@ -275,8 +285,22 @@ impl Engine {
                 }
                 self.require_idle()?;
                 if mb != self.options.hash_mb {
-                    self.tt = Arc::new(TranspositionTable::new(mb));
-                    self.options.hash_mb = mb;
+                    // Free the old table first so that both never coexist.
+                    self.tt = Arc::new(TranspositionTable::new(1));
+                    match TranspositionTable::try_new(mb) {
+                        Ok(t) => {
+                            self.tt = Arc::new(t);
+                            self.options.hash_mb = mb;
+                        }
+                        Err(_) => {
+                            let old = self.options.hash_mb;
+                            self.tt = Arc::new(TranspositionTable::new(old));
+                            return Err(EngineError::NoMemory {
+                                asked: mb,
+                                kept: old,
+                            });
+                        }
+                    }
                 }
             }
             EngineOption::ClearHash => {

@@ -128,13 +128,20 @@ impl TranspositionTable {
     /// assert!(tt.probe(0xABCE).is_none());
     /// ```
     pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::with_capacity(count.max(1));
-        buckets.resize_with(count.max(1), Bucket::default);
-        TranspositionTable {
+        TranspositionTable::try_new(mb).expect("memory for the transposition table")
+    }
+
+    /// Like [`TranspositionTable::new`], but reports a failed allocation instead
+    /// of aborting (a GUI may ask for more memory than the machine has).
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, std::collections::TryReserveError> {
+        let count = ((mb.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count)?;
+        buckets.resize_with(count, Bucket::default);
+        Ok(TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Size in mebibytes.

@@ -712,9 +712,6 @@ impl<'a> Worker<'a> {
                 if cut_node {
                     r += 1;
                 }
-                if !pv_node {
-                    r += 1;
-                }
                 if improving {
                     r -= 1;
                 }
