@@ -235,7 +235,7 @@ fn options_in_both_syntaxes() {
         "setoption threads -1",
         "setoption pruning enormous",
         "setoption batch maybe",
-        "setoption hashsize 32768",
+        "setoption hashsize 99999",
     ] {
         d.send(bad);
         let out = d.sync();
