@@ -132,7 +132,7 @@ fn mate_lengths_are_right() {
 #[test]
 fn engine_finds_the_shortest_mates() {
     for &(fen, n) in MATES {
-        let (best, mate) = engine_mate(fen, 2 * n as i32 + 4);
+        let (best, mate) = engine_mate(fen, 2 * n as i32 + 12);
         assert_eq!(mate, Some(n as i32), "{fen}");
         // The move keeps the mate: the opponent is mated within n-1 moves whatever
         // it does.
