@@ -166,13 +166,17 @@ impl Game {
     }
 
     /// The position after `ply` main-line moves (0 = the start), with those moves in
-    /// its history; `None` past the end.
+    /// its history; `None` past the end, or if a move on the way is not legal (the
+    /// readers never produce such games; a hand-built one might).
     pub fn position_at(&self, ply: usize) -> Option<Position> {
         if ply > self.ply_count() {
             return None;
         }
         let mut pos = self.start.clone();
         for n in &self.line.nodes[..ply] {
+            if !pos.is_legal(n.mv) {
+                return None;
+            }
             pos.make_move(n.mv);
         }
         Some(pos)

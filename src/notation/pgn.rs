@@ -384,20 +384,35 @@ impl Parser {
     /// `)` when `depth > 0`). Leaves `pos` as it found it.
     fn line_of_moves(&mut self, pos: &mut Position, depth: usize) -> Result<Line, PgnError> {
         let mut line = Line::default();
+        let result = self.fill_line(&mut line, pos, depth);
+        for _ in 0..line.nodes.len() {
+            pos.unmake_move();
+        }
+        result.map(|()| line)
+    }
+
+    /// The body of [`Parser::line_of_moves`]: plays each move read on `pos` and
+    /// records it in `line`, so the caller can take them all back, error or not.
+    fn fill_line(
+        &mut self,
+        line: &mut Line,
+        pos: &mut Position,
+        depth: usize,
+    ) -> Result<(), PgnError> {
         loop {
             match self.peek() {
                 None | Some(Tok::Tag(..) | Tok::BadTag | Tok::Result(_)) => {
                     if depth > 0 {
                         return Err(self.err(PgnErrorKind::UnbalancedVariation));
                     }
-                    break;
+                    return Ok(());
                 }
                 Some(Tok::Close) => {
                     if depth == 0 {
                         return Err(self.err(PgnErrorKind::UnbalancedVariation));
                     }
                     self.at += 1;
-                    break;
+                    return Ok(());
                 }
                 Some(Tok::UnclosedComment) => {
                     return Err(self.err(PgnErrorKind::UnclosedComment));
@@ -419,6 +434,8 @@ impl Parser {
                         return Err(self.err(PgnErrorKind::VariationWithoutMove));
                     };
                     self.at += 1;
+                    // The variation replaces the last move: read it from the
+                    // position before that move (it restores the position itself).
                     pos.unmake_move();
                     let var = self.line_of_moves(pos, depth + 1);
                     pos.make_move(last);
@@ -438,10 +455,6 @@ impl Parser {
                 }
             }
         }
-        for _ in 0..line.nodes.len() {
-            pos.unmake_move();
-        }
-        Ok(line)
     }
 
     /// The move in a movetext word, `None` for a bare move number.

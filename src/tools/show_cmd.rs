@@ -95,9 +95,9 @@ fn move_list(game: &Game, ply: usize, notation: Notation) -> String {
     let mut pos = game.start.clone();
     let mut out = String::new();
     for (i, n) in game.line.nodes.iter().take(ply).enumerate() {
-        let text = notation
-            .format(&pos, n.mv)
-            .unwrap_or_else(|_| n.mv.to_string());
+        let Ok(text) = notation.format(&pos, n.mv) else {
+            break;
+        };
         if pos.side_to_move() == crate::core::Color::Red || i == 0 {
             if !out.is_empty() {
                 out.push(' ');
