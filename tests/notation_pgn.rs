@@ -219,7 +219,8 @@ fn errors_name_game_line_and_move() {
         k => panic!("{k:?}"),
     }
     assert!(e.to_string().contains("move 2 (red)"), "{e}");
-    let cases: [(&str, fn(&PgnErrorKind) -> bool); 6] = [
+    type Check = fn(&PgnErrorKind) -> bool;
+    let cases: [(&str, Check); 6] = [
         ("[FEN \"9/9 w\"]\n1. h2e2 *", |k| {
             matches!(k, PgnErrorKind::BadFen(_))
         }),
@@ -364,14 +365,12 @@ fn every_prefix_of_a_file_reads_or_fails_cleanly() {
     let chars: Vec<char> = text.chars().collect();
     for end in 0..=chars.len() {
         let prefix: String = chars[..end].iter().collect();
-        for r in pgn::read_all(&prefix) {
-            if let Ok(game) = r {
-                // Whatever was read replays legally.
-                let mut p = game.start.clone();
-                for m in game.moves() {
-                    assert!(p.is_legal(m));
-                    p.make_move(m);
-                }
+        // Whatever was read replays legally.
+        for game in pgn::read_all(&prefix).into_iter().flatten() {
+            let mut p = game.start.clone();
+            for m in game.moves() {
+                assert!(p.is_legal(m));
+                p.make_move(m);
             }
         }
     }
