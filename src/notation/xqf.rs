@@ -55,7 +55,7 @@ const KEY_MASK: &[u8; 32] = b"[(C) Copyright Mr. Dong Shiwei.]";
 /// Why an XQF file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum XqfError {
-    /// Shorter than the header plus the root record.
+    /// Shorter than the header plus the smallest root record.
     TooShort {
         /// The file's length.
         len: usize,
@@ -96,7 +96,7 @@ impl fmt::Display for XqfError {
             XqfError::TooShort { len } => write!(
                 f,
                 "the file has {len} bytes, fewer than the {} of a header and a root record",
-                HEADER_LEN + 8
+                HEADER_LEN + 4
             ),
             XqfError::NotXqf => f.write_str("not an XQF file (it does not start with \"XQ\")"),
             XqfError::DuplicateSquare(sq) => write!(f, "two pieces are placed on {sq}"),
@@ -365,11 +365,11 @@ fn header_string(h: &[u8], at: usize, size: usize) -> String {
 /// ```
 /// use chuhan::notation::xqf::{self, XqfError};
 /// assert_eq!(xqf::read(b"XQ"), Err(XqfError::TooShort { len: 2 }));
-/// let mut bytes = vec![0u8; 0x408];
+/// let bytes = vec![0u8; 0x408];
 /// assert_eq!(xqf::read(&bytes), Err(XqfError::NotXqf));
 /// ```
 pub fn read(bytes: &[u8]) -> Result<Game, XqfError> {
-    if bytes.len() < HEADER_LEN + 8 {
+    if bytes.len() < HEADER_LEN + 4 {
         return Err(XqfError::TooShort { len: bytes.len() });
     }
     let h = &bytes[..HEADER_LEN];
