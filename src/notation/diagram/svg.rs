@@ -95,10 +95,10 @@ impl Default for SvgOptions {
 }
 
 const CELL: f64 = 60.0;
-const LEFT: f64 = 50.0;
-const TOP: f64 = 50.0;
-const RIGHT: f64 = 50.0;
-const BOTTOM: f64 = 80.0;
+const LEFT: f64 = 64.0;
+const TOP: f64 = 70.0;
+const RIGHT: f64 = 64.0;
+const BOTTOM: f64 = 90.0;
 const CAPTION_LINE: f64 = 26.0;
 const RADIUS: f64 = 26.0;
 const INK: &str = "#5b3a1e";
@@ -333,20 +333,20 @@ fn coordinates(s: &mut String) {
             s,
             "<text x=\"{}\" y=\"{}\">{}</text>",
             n(x(f)),
-            n(TOP - 18.0),
+            n(TOP - 38.0),
             f + 1
         );
         let _ = writeln!(
             s,
             "<text x=\"{}\" y=\"{}\">{red}</text>",
             n(x(f)),
-            n(y(0) + 36.0)
+            n(y(0) + 54.0)
         );
         let _ = writeln!(
             s,
             "<text x=\"{}\" y=\"{}\" font-size=\"15\" fill=\"#8a6a48\">{}</text>",
             n(x(f)),
-            n(y(0) + 60.0),
+            n(y(0) + 76.0),
             (b'a' + f as u8) as char
         );
     }
@@ -354,7 +354,7 @@ fn coordinates(s: &mut String) {
         let _ = writeln!(
             s,
             "<text x=\"{}\" y=\"{}\" font-size=\"15\" fill=\"#8a6a48\">{r}</text>",
-            n(LEFT - 30.0),
+            n(LEFT - 46.0),
             n(y(r) + 5.0)
         );
     }

@@ -82,34 +82,24 @@ pub fn text_with(pos: &Position, opts: &TextOptions) -> String {
         for file in 0..9usize {
             let sq = Square::ALL[rank * 9 + file];
             let inverse = marked(sq);
+            let piece = pos.piece_at(sq);
+            let colour = match piece {
+                Some(p) if opts.color && p.color == Color::Red => "\x1b[31m",
+                Some(_) if opts.color => "\x1b[1m",
+                _ => "",
+            };
             if inverse {
                 s.push_str("\x1b[7m");
             }
-            match pos.piece_at(sq) {
-                Some(p) => {
-                    if opts.color {
-                        s.push_str(if p.color == Color::Red {
-                            "\x1b[31m"
-                        } else {
-                            "\x1b[1m"
-                        });
-                    }
-                    s.push(glyph(p));
-                    if opts.color {
-                        s.push_str("\x1b[0m");
-                    }
-                }
+            s.push_str(colour);
+            match piece {
+                Some(p) => s.push(glyph(p)),
                 None => {
                     s.push(junction(file, rank));
-                    if inverse {
-                        s.push(' ');
-                        s.push_str("\x1b[0m");
-                    } else {
-                        s.push(if file < 8 { '─' } else { ' ' });
-                    }
+                    s.push(if file < 8 { '─' } else { ' ' });
                 }
             }
-            if inverse && pos.piece_at(sq).is_some() {
+            if inverse || !colour.is_empty() {
                 s.push_str("\x1b[0m");
             }
             if file < 8 {
