@@ -315,14 +315,20 @@ impl Parser {
     }
 
     /// Skips what is left of a broken game: the rest of its tags, then everything up
-    /// to the next tag.
+    /// to its result (included) or the next tag (excluded).
     fn recover(&mut self) {
         while matches!(self.peek(), Some(Tok::Tag(..) | Tok::BadTag)) {
             self.at += 1;
         }
-        while self.at < self.toks.len() && !matches!(self.peek(), Some(Tok::Tag(..) | Tok::BadTag))
-        {
-            self.at += 1;
+        while let Some(t) = self.peek() {
+            match t {
+                Tok::Tag(..) | Tok::BadTag => break,
+                Tok::Result(_) => {
+                    self.at += 1;
+                    break;
+                }
+                _ => self.at += 1,
+            }
         }
     }
 
