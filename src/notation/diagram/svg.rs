@@ -207,7 +207,7 @@ pub fn svg(pos: &Position, opts: &SvgOptions) -> String {
             s,
             "<text x=\"{}\" y=\"{}\" font-size=\"20\" text-anchor=\"middle\" fill=\"#222222\">{}</text>",
             n(width / 2.0),
-            n(TOP + 9.0 * CELL + BOTTOM + 14.0 + i as f64 * CAPTION_LINE),
+            n(TOP + 9.0 * CELL + BOTTOM + 20.0 + i as f64 * CAPTION_LINE),
             escape(line)
         );
     }
