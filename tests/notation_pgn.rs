@@ -390,6 +390,19 @@ proptest! {
     }
 
     #[test]
+    fn move_lists_never_panic(
+        text in "(position |startpos |fen |moves |[a-i][0-9][a-i][0-9] |[0-9]\\. |, |rnbakabnr/9 |w |- |[0-9] |# c\n|炮二平五 ){0,20}"
+    ) {
+        if let Ok(g) = chuhan::notation::move_list::read(&text) {
+            let mut p = g.start.clone();
+            for m in g.moves() {
+                prop_assert!(p.is_legal(m));
+                p.make_move(m);
+            }
+        }
+    }
+
+    #[test]
     fn pgn_shaped_text_never_panics(
         text in "(\\[[A-Za-z]{1,6} \"[^\"\n]{0,8}\"\\]\n|[0-9]{1,2}\\.{1,3} |[({})] |炮二平五 |馬８進７ |h2e2 |C2\\.5 |1-0 |\\* |; x\n|\\$[0-9] ){0,30}"
     ) {
