@@ -217,11 +217,6 @@ enum Origin {
     Nth(u8, Option<u8>),
 }
 
-/// True if `text` contains a character that only Chinese notation uses.
-pub fn looks_like(text: &str) -> bool {
-    text.chars().any(|c| !c.is_ascii() && symbol(c).is_some())
-}
-
 /// Reads Chinese move text as a legal move of `pos` (see the module docs for what
 /// is accepted).
 ///

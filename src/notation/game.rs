@@ -181,10 +181,4 @@ impl Game {
         }
         Some(pos)
     }
-
-    /// The position at the end of the main line.
-    pub fn end_position(&self) -> Position {
-        self.position_at(self.ply_count())
-            .unwrap_or_else(|| self.start.clone())
-    }
 }

@@ -163,14 +163,6 @@ pub(crate) fn narrow(text: &str) -> String {
         .collect()
 }
 
-/// True if `text` (after narrowing full-width characters) could be WXF: three or
-/// four ASCII characters that are not ICCS coordinates.
-pub fn looks_like(text: &str) -> bool {
-    let t = narrow(text);
-    let t = t.trim();
-    t.is_ascii() && (3..=4).contains(&t.len()) && !iccs::looks_like(t)
-}
-
 fn syntax(text: &str, reason: &'static str) -> MoveError {
     MoveError::new(text, MoveErrorKind::Syntax(reason))
 }
