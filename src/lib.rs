@@ -6,9 +6,12 @@
 //! books, notations and game records, and a match runner. The `chuhan` binary speaks
 //! UCCI and UCI on stdin/stdout.
 //!
-//! Module map: [`core`] holds the rules of movement and knows nothing of the rest.
+//! Module map: [`core`] holds the rules of movement and knows nothing of the rest;
+//! [`notation`] reads and writes moves (ICCS, WXF, Chinese), game records (PGN, XQF)
+//! and draws boards (text, SVG).
 
 #![warn(missing_docs)]
 
 pub mod core;
+pub mod notation;
 pub mod tools;

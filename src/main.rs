@@ -20,6 +20,10 @@ struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal move tree (move-generator test and benchmark).
     Perft(tools::perft_cmd::PerftArgs),
+    /// Convert moves between ICCS, WXF and Chinese notation, or records (PGN, XQF) to PGN.
+    Convert(tools::convert_cmd::ConvertArgs),
+    /// Show a position, or a record's position at a ply, as a board (and as SVG).
+    Show(tools::show_cmd::ShowArgs),
 }
 
 fn main() -> ExitCode {
@@ -27,5 +31,7 @@ fn main() -> ExitCode {
     match cli.command {
         None => ExitCode::SUCCESS,
         Some(Command::Perft(args)) => tools::perft_cmd::run(&args),
+        Some(Command::Convert(args)) => tools::convert_cmd::run(&args),
+        Some(Command::Show(args)) => tools::show_cmd::run(&args),
     }
 }

@@ -1,4 +1,6 @@
 //! Programs built on the library: the command-line tools behind `chuhan <subcommand>`.
 //! These print; nothing below `protocol` and `tools` does.
 
+pub mod convert_cmd;
 pub mod perft_cmd;
+pub mod show_cmd;
