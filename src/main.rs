@@ -20,6 +20,8 @@ struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal move tree (move-generator test and benchmark).
     Perft(tools::perft_cmd::PerftArgs),
+    /// Opening books: compile, dump, build from games, probe.
+    Book(tools::book_cmd::BookArgs),
 }
 
 fn main() -> ExitCode {
@@ -27,5 +29,6 @@ fn main() -> ExitCode {
     match cli.command {
         None => ExitCode::SUCCESS,
         Some(Command::Perft(args)) => tools::perft_cmd::run(&args),
+        Some(Command::Book(args)) => tools::book_cmd::run(&args),
     }
 }

@@ -167,7 +167,7 @@ impl EleeyeBook {
         if data.is_empty() {
             return Err(BookError::Empty);
         }
-        if data.len() % 8 != 0 {
+        if !data.len().is_multiple_of(8) {
             return Err(BookError::Corrupt {
                 offset: (data.len() - data.len() % 8) as u64,
                 reason: Corruption::RecordSize,

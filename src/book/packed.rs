@@ -42,7 +42,7 @@ impl PackedPosition {
 
     /// Unpacks into a validated position; `None` if a nibble or the side byte is out
     /// of range or the placement is not a legal position.
-    pub fn to_position(&self) -> Option<Position> {
+    pub fn to_position(self) -> Option<Position> {
         let side = match self.0[45] {
             0 => Color::Red,
             1 => Color::Black,
