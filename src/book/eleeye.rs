@@ -211,16 +211,29 @@ impl EleeyeBook {
     }
 
     /// The book's legal moves for `pos`, heaviest first, weights as stored. Records
-    /// under the position's lock and under its mirror's lock (mirrored back) are both
-    /// used; records whose move is illegal here (another position with the same lock)
-    /// are dropped, and a move listed twice keeps its larger weight.
+    /// under the position's lock are used; if none of them is legal here, those under
+    /// its mirror image's lock, mirrored back (ElephantEye's own lookup order). Records
+    /// whose move is illegal (another position with the same 32-bit lock) are
+    /// dropped, and a move listed twice keeps its larger weight.
     pub fn probe(&self, pos: &Position) -> Vec<BookMove> {
         let direct = lock(pos);
-        let mirror = mirror_lock(pos);
+        let mut out = self.legal_records(pos, direct, false);
+        if out.is_empty() {
+            let mirror = mirror_lock(pos);
+            if mirror != direct {
+                out = self.legal_records(pos, mirror, true);
+            }
+        }
+        out.sort_by(BookMove::canonical_order);
+        out
+    }
+
+    fn legal_records(&self, pos: &Position, lock: u32, mirrored: bool) -> Vec<BookMove> {
         let mut out: Vec<BookMove> = Vec::new();
-        let mut add = |mv: Move, weight: u16| {
+        for &(mv, weight) in self.records(lock) {
+            let mv = if mirrored { mv.mirror() } else { mv };
             if !pos.is_legal(mv) {
-                return;
+                continue;
             }
             match out.iter_mut().find(|b| b.mv == mv) {
                 Some(b) => b.weight = b.weight.max(weight as u32),
@@ -230,16 +243,7 @@ impl EleeyeBook {
                     wdl: None,
                 }),
             }
-        };
-        for &(mv, w) in self.records(direct) {
-            add(mv, w);
         }
-        if mirror != direct {
-            for &(mv, w) in self.records(mirror) {
-                add(mv.mirror(), w);
-            }
-        }
-        out.sort_by(BookMove::canonical_order);
         out
     }
 }

@@ -164,8 +164,8 @@ impl Book {
         }
     }
 
-    /// The book's legal moves for `pos`, heaviest first (position and mirror image
-    /// both looked up). Banned and repeating moves are not filtered here: see
+    /// The book's legal moves for `pos`, heaviest first, found whether the book
+    /// filed the position or its mirror image. Banned and repeating moves are not filtered here: see
     /// [`retain_playable`] and [`BookSet::candidates`].
     pub fn probe(&self, pos: &Position) -> Vec<BookMove> {
         match self {

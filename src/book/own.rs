@@ -122,28 +122,31 @@ impl OwnBook {
         }
     }
 
-    /// The book's legal moves for `pos` in canonical order (heaviest first). Looks up
-    /// the position's own key and its mirror's key (moves found there are mirrored
-    /// back), so a position is found whichever way it was filed.
+    /// The book's moves for `pos` in canonical order (heaviest first), all legal.
+    ///
+    /// Looks up the position's own key and, failing that, its mirror image's key
+    /// (mirroring the moves back): a folded book files a position under exactly one of
+    /// the two. A key is accepted only if the stored board is `pos`'s board, so a
+    /// 64-bit key collision returns nothing rather than another position's moves;
+    /// and since every stored move was checked legal on its board when the book was
+    /// loaded or assembled, the moves need no further legality test.
     pub fn probe(&self, pos: &Position) -> Vec<BookMove> {
         let key = pos.key();
-        let mirror = mirror_key(pos);
-        let mut out: Vec<BookMove> = self
-            .lookup(key)
-            .iter()
-            .filter(|b| pos.is_legal(b.mv))
-            .copied()
-            .collect();
-        if mirror != key {
-            for b in self.lookup(mirror) {
-                let b = b.mirror();
-                if pos.is_legal(b.mv) && !out.iter().any(|o| o.mv == b.mv) {
-                    out.push(b);
-                }
-            }
-            out.sort_by(BookMove::canonical_order);
+        if let Some(i) = self.index.find(&self.keys, key)
+            && self.boards[i] == PackedPosition::new(pos, false)
+        {
+            return self.moves_of(i).to_vec();
         }
-        out
+        let mirror = mirror_key(pos);
+        if mirror != key
+            && let Some(i) = self.index.find(&self.keys, mirror)
+            && self.boards[i] == PackedPosition::new(pos, true)
+        {
+            let mut out: Vec<BookMove> = self.moves_of(i).iter().map(|b| b.mirror()).collect();
+            out.sort_by(BookMove::canonical_order);
+            return out;
+        }
+        Vec::new()
     }
 
     /// Every position (in its stored, folded orientation) with its moves, in key
@@ -394,5 +397,40 @@ impl BookAssembler {
             starts.push(moves.len() as u32);
         }
         OwnBook::from_parts(keys, boards, starts, moves)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_collision_returns_nothing() {
+        // Another position's board under the start position's key, as a 64-bit
+        // collision would have it: the probe must not hand out that position's moves.
+        let start = Position::startpos();
+        let mut other = start.clone();
+        other.make_move("h2e2".parse().unwrap());
+        other.make_move("h9g7".parse().unwrap());
+        let entry = BookMove {
+            mv: "h0g2".parse().unwrap(),
+            weight: 1,
+            wdl: None,
+        };
+        let book = OwnBook::from_parts(
+            vec![start.key()],
+            vec![PackedPosition::new(&other, false)],
+            vec![0, 1],
+            vec![entry],
+        );
+        assert_eq!(book.lookup(start.key()), &[entry]);
+        assert!(book.probe(&start).is_empty());
+        let honest = OwnBook::from_parts(
+            vec![start.key()],
+            vec![PackedPosition::new(&start, false)],
+            vec![0, 1],
+            vec![entry],
+        );
+        assert_eq!(honest.probe(&start), vec![entry]);
     }
 }
