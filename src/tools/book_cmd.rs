@@ -268,7 +268,7 @@ fn probe(files: &[PathBuf], fen: Option<&str>, moves: &[String]) -> Result<(), S
         let book = Book::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
         let found = book.probe(&pos);
         println!(
-            "{} ({}, {} entries): {} moves",
+            "{} ({}, {} entries): {} found",
             file.display(),
             book.format(),
             book.len(),
