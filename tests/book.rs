@@ -201,6 +201,13 @@ fn text_errors_name_the_line() {
     let after_b2e2 = play(&["b2e2"]).to_fen();
     let e = text::parse(&format!("{after_h2e2} h9g7 3\n{after_b2e2} b9c7 4")).unwrap_err();
     assert_eq!(e.line, 2);
+    // A byte order mark (as some Windows editors write) is not part of line 1.
+    assert_eq!(
+        text::parse(&format!("\u{feff}{start} h2e2 5"))
+            .unwrap()
+            .move_count(),
+        1
+    );
     // Full FENs with counters are accepted; dumps use the short form.
     let book = text::parse(&format!("{after_h2e2} h9g7 3 1 1 0")).unwrap();
     assert_eq!(book.move_count(), 1);

@@ -7,6 +7,8 @@ use std::io;
 /// What is wrong inside a book file whose format was recognised.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Corruption {
+    /// The file does not start with the format's magic bytes.
+    Magic,
     /// Header flags or reserved fields this version does not define.
     HeaderFields,
     /// Bytes after the last record the header announces.
@@ -37,6 +39,7 @@ pub enum Corruption {
 impl fmt::Display for Corruption {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
+            Corruption::Magic => "no CHUHANBK magic",
             Corruption::HeaderFields => "undefined header flags or reserved fields",
             Corruption::TrailingBytes => "extra bytes after the last record",
             Corruption::Checksum => "checksum mismatch",
@@ -60,8 +63,9 @@ pub enum BookError {
     Io(io::Error),
     /// The file is empty.
     Empty,
-    /// Neither a Chuhan book (binary or text) nor an ElephantEye `BOOK.DAT`. For the
-    /// last candidate, says why it was not one.
+    /// Not a book of the expected format (from [`super::Book::from_bytes`]: neither a
+    /// Chuhan book, binary or text, nor an ElephantEye `BOOK.DAT`, with the reason
+    /// it is not the last candidate).
     UnknownFormat {
         /// Byte offset of the first thing that is not ElephantEye book data.
         offset: u64,
@@ -95,8 +99,8 @@ impl fmt::Display for BookError {
             BookError::Empty => f.write_str("the book file is empty"),
             BookError::UnknownFormat { offset, reason } => write!(
                 f,
-                "not a book: no Chuhan header, not Chuhan text, and not an ElephantEye \
-                 BOOK.DAT ({reason} at byte {offset})"
+                "not a book (Chuhan binary or text, or ElephantEye BOOK.DAT): \
+                 {reason} at byte {offset}"
             ),
             BookError::UnsupportedVersion(v) => write!(
                 f,

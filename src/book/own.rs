@@ -202,7 +202,7 @@ impl OwnBook {
         if !data.starts_with(&MAGIC) {
             return Err(BookError::UnknownFormat {
                 offset: 0,
-                reason: Corruption::HeaderFields,
+                reason: Corruption::Magic,
             });
         }
         if data.len() < HEADER_SIZE {

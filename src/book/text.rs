@@ -7,7 +7,7 @@
 //!
 //! `BOARD SIDE` are the first two FEN fields; a full FEN with `- - CLOCK MOVE` is also
 //! accepted on input. Blank lines and lines starting with `#` are ignored. Moves are
-//! ICCS (`h2e2` or `H2-E2`) and must be legal. [`write`] prints the canonical form
+//! ICCS (`h2e2` or `H2-E2`) and must be legal. [`write()`] prints the canonical form
 //! (positions in key order, folded, moves heaviest first), so
 //! `parse(write(b))` rebuilds `b` exactly.
 
@@ -16,7 +16,7 @@ use super::own::{BookAssembler, EntryError, OwnBook};
 use crate::core::{FenError, Move, ParseMoveError, Position};
 use std::fmt::{self, Write};
 
-/// The first line of [`write`]'s output.
+/// The first line of [`write()`]'s output.
 pub const HEADER: &str =
     "# Chuhan opening book, text form: BOARD SIDE MOVE WEIGHT [WINS DRAWS LOSSES]";
 
@@ -97,9 +97,11 @@ pub fn parse_line(line: &str) -> Result<Option<(Position, BookMove)>, TextErrorK
     Ok(Some((pos, BookMove { mv, weight, wdl })))
 }
 
-/// Parses a whole text book (stopping at the first bad line).
+/// Parses a whole text book (stopping at the first bad line). A leading UTF-8 byte
+/// order mark is ignored.
 pub fn parse(text: &str) -> Result<OwnBook, TextError> {
     let mut asm = BookAssembler::new();
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, line) in text.lines().enumerate() {
         let err = |kind| TextError { line: i + 1, kind };
         if let Some((pos, entry)) = parse_line(line).map_err(err)? {

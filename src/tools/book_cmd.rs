@@ -205,7 +205,8 @@ fn build(files: &[PathBuf], out: &Path, options: BuildOptions) -> Result<(), Str
         let data = read(file)?;
         let format = RecordFormat::detect(file, &data).ok_or_else(|| {
             format!(
-                "{}: not a supported game record file (ICCS move lists)",
+                "{}: not a supported game record file (supported: plain-text ICCS move \
+                 lists, one game per line; PGN and XQF are not read yet)",
                 file.display()
             )
         })?;
