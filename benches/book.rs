@@ -148,6 +148,7 @@ fn load(c: &mut Criterion) {
     let bytes = big_book().to_bytes();
     let mut group = c.benchmark_group("book_load_1M");
     group.sample_size(10);
+    group.measurement_time(std::time::Duration::from_secs(20));
     group.bench_function("from_bytes", |b| {
         b.iter(|| black_box(Book::from_bytes(black_box(&bytes)).map(|b| b.len())))
     });
