@@ -9,9 +9,11 @@
 //! Module map: [`core`] holds the rules of movement and knows nothing of the rest;
 //! [`notation`] reads and writes moves (ICCS, WXF, Chinese), game records (PGN, XQF)
 //! and draws boards (text, SVG).
+//! [`book`] reads, probes and builds opening books.
 
 #![warn(missing_docs)]
 
+pub mod book;
 pub mod core;
 pub mod notation;
 pub mod tools;

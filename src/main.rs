@@ -24,6 +24,8 @@ enum Command {
     Convert(tools::convert_cmd::ConvertArgs),
     /// Show a position, or a record's position at a ply, as a board (and as SVG).
     Show(tools::show_cmd::ShowArgs),
+    /// Opening books: compile, dump, build from games, probe.
+    Book(tools::book_cmd::BookArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,5 +35,6 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => tools::perft_cmd::run(&args),
         Some(Command::Convert(args)) => tools::convert_cmd::run(&args),
         Some(Command::Show(args)) => tools::show_cmd::run(&args),
+        Some(Command::Book(args)) => tools::book_cmd::run(&args),
     }
 }

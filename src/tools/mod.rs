@@ -1,6 +1,7 @@
 //! Programs built on the library: the command-line tools behind `chuhan <subcommand>`.
 //! These print; nothing below `protocol` and `tools` does.
 
+pub mod book_cmd;
 pub mod convert_cmd;
 pub mod perft_cmd;
 pub mod show_cmd;
