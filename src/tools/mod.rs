@@ -2,3 +2,4 @@
 //! These print; nothing below `protocol` and `tools` does.
 
 pub mod perft_cmd;
+pub mod tournament;

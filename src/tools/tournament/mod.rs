@@ -1,0 +1,8 @@
+//! Tournaments under the CXA 2011 competition rules.
+
+pub mod clock;
+pub mod config;
+pub mod game;
+pub mod lots;
+pub mod round_robin;
+pub mod scoring;
