@@ -4,5 +4,8 @@ pub mod clock;
 pub mod config;
 pub mod game;
 pub mod lots;
+pub mod matching;
+pub mod player;
 pub mod round_robin;
 pub mod scoring;
+pub mod swiss;
