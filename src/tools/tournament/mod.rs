@@ -3,6 +3,7 @@
 pub mod clock;
 pub mod config;
 pub mod game;
+pub mod knockout;
 pub mod lots;
 pub mod matching;
 pub mod player;
