@@ -9,4 +9,6 @@ pub mod matching;
 pub mod player;
 pub mod round_robin;
 pub mod scoring;
+pub mod standings;
 pub mod swiss;
+pub mod tiebreak;

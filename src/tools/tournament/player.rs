@@ -1,6 +1,5 @@
 //! [`PlayerId`]: an entrant, by its starting number.
 
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// An entrant, identified by its place in the event's player list. Players are
@@ -13,9 +12,10 @@ use std::fmt;
 /// assert_eq!(p.number(), 1);
 /// assert_eq!(PlayerId::from_number(4), Some(PlayerId(3)));
 /// assert_eq!(p.to_string(), "1");
+/// // Files and reports use the starting number.
+/// assert_eq!(serde_json::to_string(&p).unwrap(), "1");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PlayerId(pub u16);
 
 impl PlayerId {
@@ -40,5 +40,19 @@ impl PlayerId {
 impl fmt::Display for PlayerId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.number())
+    }
+}
+
+impl serde::Serialize for PlayerId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u32(self.number())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for PlayerId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<PlayerId, D::Error> {
+        let n = u32::deserialize(d)?;
+        PlayerId::from_number(n)
+            .ok_or_else(|| serde::de::Error::custom(format!("player number {n} out of range")))
     }
 }
