@@ -190,8 +190,8 @@ pub struct Ranked {
     pub first: u32,
     /// See `first`.
     pub last: u32,
-    /// The value of each criterion, when it was computed for him (a criterion is
-    /// computed only while he is still tied).
+    /// The value of each criterion: always for those [`Tiebreak::shown`], and for
+    /// the tie-group-relative ones only while he was still tied.
     pub values: Vec<Option<Value>>,
 }
 
@@ -381,9 +381,17 @@ pub fn value(table: &ScoreTable, criterion: Tiebreak, p: PlayerId, group: &[Play
 /// assert!(ranked.iter().all(|r| (r.first, r.last) == (1, 3)));
 /// ```
 pub fn rank(table: &ScoreTable, players: &[PlayerId], criteria: &[Tiebreak]) -> Vec<Ranked> {
+    // Values worth showing are a player's own (not relative to a tie group), so
+    // they are filled in for everyone; the others only while tied.
     let mut values: BTreeMap<PlayerId, Vec<Option<Value>>> = players
         .iter()
-        .map(|&p| (p, vec![None; criteria.len()]))
+        .map(|&p| {
+            let row = criteria
+                .iter()
+                .map(|&c| c.shown().then(|| value(table, c, p, &[])))
+                .collect();
+            (p, row)
+        })
         .collect();
     let mut groups: Vec<Vec<PlayerId>> = vec![players.to_vec()];
     for (k, &c) in criteria.iter().enumerate() {
