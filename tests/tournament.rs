@@ -532,3 +532,35 @@ fn a_results_file_of_another_event_is_refused() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn knockout_withdrawal_forfeits_the_next_match() {
+    // Eight players, no seeds or draw: W1 is 1-8, 4-5, 2-7, 3-6. E1 is the strongest
+    // and wins round 1, then withdraws: his round 2 match is forfeited.
+    let engines: Vec<String> = (1..=8).rev().map(|k| format!("E{k}")).collect();
+    let refs: Vec<&str> = engines.iter().map(String::as_str).collect();
+    let e = run_to_end(
+        &config(
+            &dir("ko-withdraw"),
+            &refs,
+            r#"{"type": "knockout"}"#,
+            r#""withdrawals": [{"engine": "E8", "from_round": 2}],"#,
+        ),
+        1,
+    );
+    let strongest = PlayerId(0);
+    let r2: Vec<_> = e
+        .games()
+        .filter(|g| g.round == 2 && (g.red == strongest || g.black == strongest))
+        .collect();
+    assert_eq!(r2.len(), 1, "E8 won round 1");
+    assert!(matches!(
+        r2[0].decision,
+        chuhan::tools::tournament::standings::Decision::Forfeit(_)
+    ));
+    let Standings::Knockout { placings, alive } = e.standings() else {
+        panic!()
+    };
+    assert!(alive.is_empty());
+    assert_ne!(placings[0].0, strongest);
+}
