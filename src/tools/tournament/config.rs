@@ -27,6 +27,7 @@
 //! time odds (6.5). Relative output paths are taken from the config file's folder.
 
 use super::clock::{ClockSetting, TimeControl};
+use super::params::DEFAULT_TOLERANCE_MS;
 use super::scoring::Scoring;
 use crate::core::{Move, Position};
 use serde::{Deserialize, Serialize};
@@ -34,11 +35,6 @@ use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// Default clock tolerance in milliseconds: pipe and scheduling latency forgiven
-/// before a flag falls (the engines talk over pipes; 21.5 leaves clock faults to the
-/// arbiter). Override with `"tolerance_ms"`.
-pub const DEFAULT_TOLERANCE_MS: u64 = 100;
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

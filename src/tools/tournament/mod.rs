@@ -52,6 +52,7 @@ pub mod html;
 pub mod knockout;
 pub mod lots;
 pub mod matching;
+pub mod params;
 pub mod player;
 pub mod report;
 pub mod results;

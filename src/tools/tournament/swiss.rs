@@ -26,25 +26,31 @@
 //! **Pair-breaking (拆對, 二.5).** The text breaks the last pairs and re-pairs when a
 //! group cannot be fully paired, when a lower group is blocked, or when the colours
 //! are not the best balance achievable, and merges with the group above when the
-//! bottom cannot be paired. Here that is a depth-first search over the same choices
-//! in the same order, which keeps the first arrangement (in that order) of least
-//! cost, the cost being compared in this order:
-//! 1. players moved down out of the group (最充分配對, 一.10);
+//! bottom cannot be paired. Here that is a depth-first search over the whole round,
+//! group after group, making the same choices in the same order; it keeps the first
+//! arrangement (in that order) of least cost, the cost being compared in this
+//! order:
+//! 1. players moved down out of each score group, the top group first (最充分配對,
+//!    一.10; a higher group's full pairing is never given up for anything below it,
+//!    二.5(1) "儘量不要影響上一個積分段充分配對");
 //! 2. moves down or up beyond two per player (一.9);
 //! 3. players left with three more of one colour or three in a row (一.11(3));
 //! 4. players left two colours out of balance (多二先/多二後, 二.3);
 //! 5. players left with two in a row (連先/連後, 二.3; 一.10 "變換上一輪的先後走");
 //! 6. earlier moves down/up of the players moved now (balance, 一.9).
 //!
-//! In the last round the colour terms are left out: "最後一輪中出現連三先、連三後或
-//! 相差三先的配對，均不拆開重排" (4.(10)).
+//! Because full pairing of a group comes before colours (一.10, 一.11(2)), results
+//! tied to colour (Red always winning) can force runs of three or more; the tests
+//! measure that with results independent of colour the imbalance and runs stay
+//! within three. In the last round the colour terms are left out: "最後一輪中出現
+//! 連三先、連三後或相差三先的配對，均不拆開重排" (4.(10)).
 //!
 //! Before each tentative pair a maximum-matching oracle ([`super::matching`]) checks
 //! that everyone still unpaired, in every lower group too, can be paired with someone
 //! not yet met; so no choice leads the bottom of the table into a dead end, and the
-//! whole field is paired whenever that is possible at all (a group is never split
-//! beyond what the rest needs). The search is bounded ([`SEARCH_BUDGET`] steps per
-//! group) and deterministic.
+//! whole field is paired whenever that is possible at all. The search is bounded
+//! ([`SWISS_SEARCH_BUDGET`] steps per round; on small fields it is exhaustive, which the
+//! tests check against brute force) and deterministic.
 //!
 //! **Colours** (二.4): when the two want different colours each gets his want
 //! (4.(1), (2), (7)). When they want the same colour, it goes to the greater need:
@@ -68,15 +74,11 @@
 
 use super::config::FirstRound;
 use super::matching::Matcher;
+use super::params::SWISS_SEARCH_BUDGET;
 use super::player::PlayerId;
 use crate::core::Color;
 use std::collections::HashMap;
 use std::fmt;
-
-/// Search steps allowed per round before the best arrangement found so far is
-/// taken. The first arrangement found is the plain procedure of 附錄二 without
-/// pair-breaking; the budget bounds how much 拆對 is tried on top of it.
-pub const SEARCH_BUDGET: u64 = 5_000;
 
 /// A player as the pairing sees him before a round.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -480,7 +482,7 @@ impl RoundSearch<'_, '_> {
     }
 
     fn out_of_budget(&self) -> bool {
-        self.best.is_some() && self.steps > SEARCH_BUDGET
+        self.best.is_some() && self.steps > SWISS_SEARCH_BUDGET
     }
 
     fn worse_than_best(&self, score: &Score) -> bool {
