@@ -11,6 +11,13 @@
 //! keep their order at the top and the rest are drawn into the places below. With
 //! no `draw_seed` the engine list order stands in for the lots.
 //!
+//! Round-robin pairings of two or more games (兩局制) play all their games in the
+//! same round, colours alternating from the table's order. Reading: 附錄一 says
+//! "各輪第一局執紅棋先走者，在第二輪改執黑棋後走"; as the sentence is about each
+//! round's first game, 第二輪 is read as the round's second game. 14.2 then ranks
+//! the pairings as matches (場分). Byes of an odd round robin score nothing (every
+//! player has exactly one); Swiss byes score as wins.
+//!
 //! Withdrawals (§19) are taken from the configuration: in a round robin, a player
 //! who had met fewer than half his opponents has all his results struck out and his
 //! remaining games are not played; otherwise his results stand and his remaining

@@ -37,7 +37,8 @@
 //! most four games; if all four are level the winners'-bracket player is champion,
 //! but a losers'-bracket player with one win and the rest draws is champion; games 1
 //! and 2 at the event's control, later ones at the faster control; colours by lot
-//! for game 1, then alternating.
+//! for game 1, then alternating. 注意 (5)'s "快棋賽中有犯規記錄者，如果弈和算該局
+//! 作負" concerns §8 fouls, which engines do not commit (see [`super::tiebreak`]).
 
 use super::config::Elimination;
 use super::player::PlayerId;
