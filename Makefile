@@ -2,7 +2,7 @@
 CARGO ?= cargo
 NATIVE = RUSTFLAGS="-C target-cpu=native" $(CARGO)
 
-.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native
+.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram
 
 help:
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/'
@@ -42,3 +42,14 @@ perft-bench: build native ## perft 5 and 6 from the start position, portable and
 	./target/native/release/chuhan perft 6
 
 ci: lint test ## everything CI checks
+
+svg-check: build ## render SVG diagrams with a real renderer (needs rsvg-convert: apt-get install librsvg2-bin)
+	@command -v rsvg-convert >/dev/null || { echo "rsvg-convert not found (Debian: apt-get install -y librsvg2-bin)"; exit 1; }
+	./target/release/chuhan show --color never docs/example.pgn --svg target/svg-check.svg --arrow b0c2 --caption "svg-check <&> 檢查" >/dev/null
+	rsvg-convert -o target/svg-check.png target/svg-check.svg
+	CHUHAN_REQUIRE_RSVG=1 $(CARGO) test --release --test notation_diagram
+	@echo "svg-check: target/svg-check.svg rendered to target/svg-check.png"
+
+docs-diagram: build ## regenerate docs/board.svg and docs/board.png from docs/example.pgn
+	./target/release/chuhan show --color never docs/example.pgn --ply 9 --svg docs/board.svg --caption "5. 車二進六 (R2+6, h0h6): the rook crosses the river"
+	rsvg-convert -o docs/board.png docs/board.svg

@@ -9,11 +9,16 @@
 //! Module map: [`core`] holds the rules of movement and knows nothing of the rest;
 //! [`eval`] scores positions; [`search`] finds moves behind the [`search::Engine`]
 //! facade; [`protocol`] speaks UCCI and UCI over it; [`tools`] are the subcommands.
+//! [`notation`] reads and writes moves (ICCS, WXF, Chinese), game records (PGN, XQF)
+//! and draws boards (text, SVG).
+//! [`book`] reads, probes and builds opening books.
 
 #![warn(missing_docs)]
 
+pub mod book;
 pub mod core;
 pub mod eval;
+pub mod notation;
 pub mod protocol;
 pub mod search;
 pub mod tools;

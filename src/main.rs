@@ -22,6 +22,12 @@ enum Command {
     Perft(tools::perft_cmd::PerftArgs),
     /// Search the bench positions to a fixed depth: node count (signature) and speed.
     Bench(tools::bench_cmd::BenchArgs),
+    /// Convert moves between ICCS, WXF and Chinese notation, or records (PGN, XQF) to PGN.
+    Convert(tools::convert_cmd::ConvertArgs),
+    /// Show a position, or a record's position at a ply, as a board (and as SVG).
+    Show(tools::show_cmd::ShowArgs),
+    /// Opening books: compile, dump, build from games, probe.
+    Book(tools::book_cmd::BookArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,5 +39,8 @@ fn main() -> ExitCode {
         }
         Some(Command::Perft(args)) => tools::perft_cmd::run(&args),
         Some(Command::Bench(args)) => tools::bench_cmd::run(&args),
+        Some(Command::Convert(args)) => tools::convert_cmd::run(&args),
+        Some(Command::Show(args)) => tools::show_cmd::run(&args),
+        Some(Command::Book(args)) => tools::book_cmd::run(&args),
     }
 }

@@ -2,4 +2,8 @@
 //! These print; nothing below `protocol` and `tools` does.
 
 pub mod bench_cmd;
+pub mod book_cmd;
+pub mod convert_cmd;
 pub mod perft_cmd;
+pub mod show_cmd;
+pub mod tournament;

@@ -1,0 +1,592 @@
+//! Opening books: text ↔ binary round trips, probing every inserted position and its
+//! mirror, an ElephantEye BOOK.DAT fixture written here from the documented layout,
+//! recognition and rejection of damaged files, the builder and the CLI.
+
+use chuhan::book::{
+    Book, BookAssembler, BookBuilder, BookError, BookFormat, BookMove, BookSet, BuildOptions,
+    EntryError, Game, GameResult, OwnBook, Randomness, Wdl, fold, text,
+};
+use chuhan::core::{Move, Position};
+use proptest::prelude::*;
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+use std::collections::HashMap;
+
+fn mv(s: &str) -> Move {
+    s.parse().unwrap()
+}
+
+fn bm(m: &str, weight: u32) -> BookMove {
+    BookMove {
+        mv: mv(m),
+        weight,
+        wdl: None,
+    }
+}
+
+fn play(moves: &[&str]) -> Position {
+    let mut pos = Position::startpos();
+    for m in moves {
+        pos.make_move(mv(m));
+    }
+    pos
+}
+
+/// Random entries: positions from random walks out of the start position (so many
+/// are shared, mirrored or symmetric), random legal moves, weights and statistics.
+/// Returns what the assembler accepted and the book.
+fn random_book(seed: u64, walks: usize) -> (Vec<(Position, BookMove)>, OwnBook) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut asm = BookAssembler::new();
+    let mut accepted = Vec::new();
+    for _ in 0..walks {
+        let mut pos = Position::startpos();
+        let plies = rng.random_range(0..12);
+        for _ in 0..plies {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            pos.make_move(legal[rng.random_range(0..legal.len())]);
+        }
+        let legal = pos.legal_moves();
+        for _ in 0..rng.random_range(1..4usize) {
+            if legal.is_empty() {
+                break;
+            }
+            let entry = BookMove {
+                mv: legal[rng.random_range(0..legal.len())],
+                weight: rng.random_range(0..5000),
+                wdl: rng.random_bool(0.5).then(|| Wdl {
+                    wins: rng.random_range(0..100),
+                    draws: rng.random_range(0..100),
+                    losses: rng.random_range(0..100),
+                }),
+            };
+            match asm.add(&pos, entry) {
+                Ok(()) => accepted.push((pos.clone(), entry)),
+                Err(EntryError::DuplicateMove(_)) => {}
+                Err(e) => panic!("unexpected {e}"),
+            }
+        }
+    }
+    (accepted, asm.finish())
+}
+
+fn sorted(mut v: Vec<BookMove>) -> Vec<BookMove> {
+    v.sort_by(BookMove::canonical_order);
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn binary_and_text_round_trips(seed in any::<u64>(), walks in 0usize..40) {
+        let (_, book) = random_book(seed, walks);
+        let bytes = book.to_bytes();
+        let loaded = OwnBook::from_bytes(&bytes).unwrap();
+        prop_assert_eq!(&loaded.to_bytes(), &bytes);
+        let dumped = text::write(&loaded);
+        let recompiled = text::parse(&dumped).unwrap();
+        prop_assert_eq!(&recompiled.to_bytes(), &bytes);
+        prop_assert_eq!(text::write(&recompiled), dumped);
+    }
+
+    #[test]
+    fn probing_finds_every_position_and_its_mirror(seed in any::<u64>(), walks in 1usize..40) {
+        let (accepted, book) = random_book(seed, walks);
+        let book = OwnBook::from_bytes(&book.to_bytes()).unwrap();
+        // What each folded key should hold, in the folded orientation.
+        let mut expected: HashMap<u64, Vec<BookMove>> = HashMap::new();
+        for (pos, entry) in &accepted {
+            let f = fold(pos);
+            expected.entry(f.key).or_default().push(if f.mirrored { entry.mirror() } else { *entry });
+        }
+        for (pos, entry) in &accepted {
+            let f = fold(pos);
+            let want = |mirrored: bool| sorted(expected[&f.key].iter().map(|b| if mirrored { b.mirror() } else { *b }).collect());
+            let found = book.probe(pos);
+            prop_assert!(found.contains(entry));
+            prop_assert_eq!(&found, &want(f.mirrored));
+            let mirror = pos.mirror();
+            let found = book.probe(&mirror);
+            prop_assert_eq!(&found, &want(!f.mirrored && !f.symmetric));
+            if !f.symmetric {
+                prop_assert!(found.contains(&entry.mirror()));
+            }
+        }
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..600)) {
+        let _ = Book::from_bytes(&data);
+        let mut with_magic = b"CHUHANBK".to_vec();
+        with_magic.extend_from_slice(&data);
+        prop_assert!(Book::from_bytes(&with_magic).is_err());
+        let _ = text::parse(&String::from_utf8_lossy(&data));
+    }
+
+    #[test]
+    fn any_one_byte_change_or_truncation_is_rejected(seed in any::<u64>(), at in any::<usize>(), xor in 1u8..=255) {
+        let (_, book) = random_book(seed, 6);
+        let bytes = book.to_bytes();
+        let at = at % bytes.len();
+        let mut damaged = bytes.clone();
+        damaged[at] ^= xor;
+        prop_assert!(Book::from_bytes(&damaged).is_err(), "byte {} ^ {}", at, xor);
+        prop_assert!(Book::from_bytes(&bytes[..at]).is_err());
+    }
+}
+
+#[test]
+fn damaged_own_books_give_the_right_error() {
+    let (_, book) = random_book(5, 10);
+    let bytes = book.to_bytes();
+    let mut version = bytes.clone();
+    version[8] = 2;
+    assert!(matches!(
+        Book::from_bytes(&version),
+        Err(BookError::UnsupportedVersion(2))
+    ));
+    assert!(matches!(
+        Book::from_bytes(&bytes[..bytes.len() - 1]),
+        Err(BookError::Truncated { .. })
+    ));
+    assert!(matches!(
+        Book::from_bytes(&bytes[..5]),
+        Err(BookError::Truncated { .. })
+    ));
+    let mut body = bytes.clone();
+    let last = body.len() - 1;
+    body[last] ^= 1;
+    assert!(matches!(
+        Book::from_bytes(&body),
+        Err(BookError::Corrupt { .. })
+    ));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(
+        Book::from_bytes(&longer),
+        Err(BookError::Corrupt { .. })
+    ));
+    assert!(matches!(Book::from_bytes(b""), Err(BookError::Empty)));
+    // A message for people: one line naming the problem.
+    let message = Book::from_bytes(&bytes[..40]).unwrap_err().to_string();
+    assert!(
+        message.contains("truncated") && !message.contains('\n'),
+        "{message}"
+    );
+}
+
+#[test]
+fn text_errors_name_the_line() {
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
+    let cases = [
+        (format!("{start} h2e2"), 1, "fields"),
+        (format!("# c\n{start} e0e2 5"), 2, "not a legal move"),
+        (format!("{start} h2e2 5\n{start} h2e2 7"), 2, "already"),
+        (format!("{start} h2e2 -5"), 1, "count"),
+        (format!("{start} h2e2 5 1 2"), 1, "fields"),
+        ("rnbakabnr/9 w h2e2 5".to_string(), 1, "ranks"),
+        (format!("{start} h2x2 5"), 1, "invalid move"),
+    ];
+    for (source, line, words) in cases {
+        let e = text::parse(&source).unwrap_err();
+        assert_eq!(e.line, line, "{source}");
+        assert!(e.to_string().contains(words), "{e}");
+    }
+    // The mirror image of an entry already present is the same entry.
+    let after_h2e2 = play(&["h2e2"]).to_fen();
+    let after_b2e2 = play(&["b2e2"]).to_fen();
+    let e = text::parse(&format!("{after_h2e2} h9g7 3\n{after_b2e2} b9c7 4")).unwrap_err();
+    assert_eq!(e.line, 2);
+    // A byte order mark (as some Windows editors write) is not part of line 1.
+    assert_eq!(
+        text::parse(&format!("\u{feff}{start} h2e2 5"))
+            .unwrap()
+            .move_count(),
+        1
+    );
+    // Full FENs with counters are accepted; dumps use the short form.
+    let book = text::parse(&format!("{after_h2e2} h9g7 3 1 1 0")).unwrap();
+    assert_eq!(book.move_count(), 1);
+    let short = |fen: &str| fen.split(' ').take(2).collect::<Vec<_>>().join(" ");
+    let line = text::write(&book).lines().nth(1).unwrap().to_string();
+    assert!(
+        line == format!("{} h9g7 3 1 1 0", short(&after_h2e2))
+            || line == format!("{} b9c7 3 1 1 0", short(&after_b2e2)),
+        "{line}"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// ElephantEye BOOK.DAT, written here from the layout in protocol.md §4.1 with an
+// implementation independent of the library's.
+// ---------------------------------------------------------------------------
+
+/// RC4 keyed with four zero bytes, as ElephantEye seeds its Zobrist tables.
+fn rc4_zero_stream(n: usize) -> Vec<u8> {
+    let mut s: Vec<usize> = (0..256).collect();
+    let mut j = 0;
+    for i in 0..256 {
+        j = (j + s[i]) % 256; // the key bytes are all zero
+        s.swap(i, j);
+    }
+    let (mut x, mut y) = (0, 0);
+    (0..n)
+        .map(|_| {
+            x = (x + 1) % 256;
+            y = (y + s[x]) % 256;
+            s.swap(x, y);
+            s[(s[x] + s[y]) % 256] as u8
+        })
+        .collect()
+}
+
+struct EeTables {
+    player_lock1: u32,
+    lock1: Vec<u32>, // [piece 0..14][point 0..256]
+}
+
+fn ee_tables() -> EeTables {
+    let longs = 3 + 14 * 256 * 3;
+    let stream = rc4_zero_stream(4 * longs);
+    let long = |k: usize| u32::from_le_bytes(stream[4 * k..4 * k + 4].try_into().unwrap());
+    EeTables {
+        player_lock1: long(2),
+        lock1: (0..14 * 256).map(|e| long(3 + 3 * e + 2)).collect(),
+    }
+}
+
+fn ee_point(sq: &str) -> usize {
+    let b = sq.as_bytes();
+    let file = (b[0] - b'a') as usize;
+    let rank = (b[1] - b'0') as usize;
+    (file + 3) + (9 - rank + 3) * 16
+}
+
+fn ee_lock(t: &EeTables, fen: &str) -> u32 {
+    let mut fields = fen.split(' ');
+    let board = fields.next().unwrap();
+    let mut lock = if fields.next() == Some("b") {
+        t.player_lock1
+    } else {
+        0
+    };
+    for (row, rank_text) in board.split('/').enumerate() {
+        let mut file = 0;
+        for c in rank_text.chars() {
+            if let Some(d) = c.to_digit(10) {
+                file += d as usize;
+                continue;
+            }
+            let kind = "KABNRCP".find(c.to_ascii_uppercase()).unwrap();
+            let piece = kind + if c.is_ascii_lowercase() { 7 } else { 0 };
+            lock ^= t.lock1[piece * 256 + (file + 3) + (row + 3) * 16];
+            file += 1;
+        }
+    }
+    lock
+}
+
+fn ee_record(lock: u32, m: &str, weight: u16) -> [u8; 8] {
+    let wmv = ee_point(&m[..2]) as u16 | (ee_point(&m[2..]) as u16) << 8;
+    let mut r = [0u8; 8];
+    r[..4].copy_from_slice(&lock.to_le_bytes());
+    r[4..6].copy_from_slice(&wmv.to_le_bytes());
+    r[6..].copy_from_slice(&weight.to_le_bytes());
+    r
+}
+
+fn ee_file(records: &mut [[u8; 8]]) -> Vec<u8> {
+    records.sort_by_key(|r| u32::from_le_bytes(r[..4].try_into().unwrap()));
+    records.concat()
+}
+
+fn ee_fixture() -> Vec<u8> {
+    let t = ee_tables();
+    let start = Position::startpos().to_fen();
+    let start_lock = ee_lock(&t, &start);
+    assert_eq!(
+        start_lock, 0x0526_56d5,
+        "the fixture writer reproduces the real book"
+    );
+    // After b2e2 (the mirror of h2e2): ElephantEye files h2e2 positions here.
+    let b2e2_lock = ee_lock(&t, &play(&["b2e2"]).to_fen());
+    let unrelated = ee_lock(&t, &play(&["c3c4"]).to_fen());
+    ee_file(&mut [
+        ee_record(start_lock, "h2e2", 1473),
+        ee_record(start_lock, "b2e2", 1473),
+        ee_record(start_lock, "c3c4", 546),
+        ee_record(start_lock, "e0e2", 999), // a colliding position's move: illegal here
+        ee_record(b2e2_lock, "h9g7", 761),
+        ee_record(b2e2_lock, "b9c7", 172),
+        ee_record(b2e2_lock, "h7e7", 97),
+        ee_record(unrelated, "g6g5", 10),
+    ])
+}
+
+#[test]
+fn reads_an_eleeye_book_written_from_the_documented_layout() {
+    let data = ee_fixture();
+    let book = Book::from_bytes(&data).unwrap();
+    assert_eq!(book.format(), BookFormat::ElephantEye);
+    assert_eq!(book.len(), 8);
+    let start = book.probe(&Position::startpos());
+    assert_eq!(
+        start,
+        vec![bm("b2e2", 1473), bm("h2e2", 1473), bm("c3c4", 546)]
+    );
+    // Filed under the mirror: found from both sides, moves mirrored back.
+    assert_eq!(
+        book.probe(&play(&["h2e2"])),
+        vec![bm("b9c7", 761), bm("h9g7", 172), bm("b7e7", 97)]
+    );
+    assert_eq!(
+        book.probe(&play(&["b2e2"])),
+        vec![bm("h9g7", 761), bm("b9c7", 172), bm("h7e7", 97)]
+    );
+    assert_eq!(book.probe(&play(&["c3c4"])), vec![bm("g6g5", 10)]);
+    assert_eq!(book.probe(&play(&["g3g4"])), vec![bm("c6c5", 10)]);
+    assert!(book.probe(&play(&["h0g2"])).is_empty());
+}
+
+#[test]
+fn damaged_eleeye_books_are_rejected() {
+    let data = ee_fixture();
+    assert!(matches!(
+        Book::from_bytes(&data[..data.len() - 3]),
+        Err(BookError::Truncated { .. })
+    ));
+    let mut unsorted = data.clone();
+    unsorted.rotate_left(8); // the smallest lock moves to the end
+    assert!(matches!(
+        Book::from_bytes(&unsorted),
+        Err(BookError::UnknownFormat { .. })
+    ));
+    let mut off_board = data.clone();
+    off_board[4] = 0x00; // a move from point 0, off the board
+    assert!(matches!(
+        Book::from_bytes(&off_board),
+        Err(BookError::UnknownFormat { .. })
+    ));
+}
+
+// ---------------------------------------------------------------------------
+// Formats by content, book sets, playable moves.
+// ---------------------------------------------------------------------------
+
+#[test]
+fn formats_are_recognised_by_content() {
+    let mut asm = BookAssembler::new();
+    asm.add(&Position::startpos(), bm("h2e2", 5)).unwrap();
+    let own = asm.finish();
+    let binary = Book::from_bytes(&own.to_bytes()).unwrap();
+    assert_eq!(binary.format(), BookFormat::Chuhan);
+    let textual = Book::from_bytes(text::write(&own).as_bytes()).unwrap();
+    assert_eq!(textual.format(), BookFormat::ChuhanText);
+    assert_eq!(textual.probe(&Position::startpos()), vec![bm("h2e2", 5)]);
+    let ee = Book::from_bytes(&ee_fixture()).unwrap();
+    assert_eq!(ee.format(), BookFormat::ElephantEye);
+    assert!(matches!(
+        Book::from_bytes(b"hello world, not a book"),
+        Err(BookError::Text(_))
+    ));
+    assert!(matches!(
+        Book::from_bytes(&[0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10, 0x4A, 0x46, 0x49]),
+        Err(BookError::Truncated { .. } | BookError::UnknownFormat { .. })
+    ));
+}
+
+#[test]
+fn book_sets_filter_banned_and_repeating_moves() {
+    let mut asm = BookAssembler::new();
+    let start = Position::startpos();
+    asm.add(&start, bm("h2e2", 10)).unwrap();
+    asm.add(&start, bm("c3c4", 4)).unwrap();
+    let after = play(&["h0g2", "h9g7", "g2h0"]);
+    asm.add(&after, bm("g7h9", 50)).unwrap();
+    asm.add(&after, bm("b7e7", 1)).unwrap();
+    let mut set = BookSet::new();
+    set.push(Book::Chuhan(asm.finish()));
+    set.push(Book::from_bytes(&ee_fixture()).unwrap());
+    let mut rng = SmallRng::seed_from_u64(3);
+
+    // The first book answers alone.
+    assert_eq!(
+        set.candidates(&start, &[]),
+        vec![bm("h2e2", 10), bm("c3c4", 4)]
+    );
+    assert_eq!(
+        set.pick(&start, &[], Randomness::None, &mut rng)
+            .unwrap()
+            .mv,
+        mv("h2e2")
+    );
+    // Banning moves can exhaust the first book; the next one answers.
+    let banned = [mv("h2e2"), mv("c3c4")];
+    assert_eq!(set.candidates(&start, &banned)[0].weight, 1473);
+    // g7h9 would repeat the start position.
+    assert_eq!(set.candidates(&after, &[]), vec![bm("b7e7", 1)]);
+    // Nothing anywhere.
+    assert!(
+        set.pick(&play(&["i3i4"]), &[], Randomness::Huge, &mut rng)
+            .is_none()
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Builder.
+// ---------------------------------------------------------------------------
+
+fn game(moves: &str, result: GameResult) -> Game {
+    Game {
+        start: Position::startpos(),
+        moves: moves.split_whitespace().map(mv).collect(),
+        result,
+    }
+}
+
+#[test]
+fn builder_weights_folds_and_filters() {
+    let options = BuildOptions {
+        max_ply: 3,
+        min_games: 2,
+    };
+    let mut b = BookBuilder::new(options);
+    for g in [
+        game("h2e2 h9g7 h0g2 i9h9", GameResult::RedWins),
+        game("b2e2 b9c7 b0c2", GameResult::BlackWins), // the mirror image of the first
+        game("h2e2 h9g7 b0c2", GameResult::Draw),
+        game("h2e2 b9c7", GameResult::Unknown),
+        game("c3c4", GameResult::RedWins), // one game only: dropped
+    ] {
+        b.add_game(&g).unwrap();
+    }
+    let bad = game("h2e2 h2h3", GameResult::RedWins);
+    assert_eq!(b.add_game(&bad).unwrap_err().ply, 1);
+    assert_eq!(b.games(), 6);
+    let book = b.finish();
+
+    // Start: h2e2 / b2e2 are one choice, shared by both: W2 (games 1, 6) D1 U1 L1.
+    let wdl = Some(Wdl {
+        wins: 2,
+        draws: 1,
+        losses: 1,
+    });
+    let w = 3 * 2 + 1 + 1 - 1;
+    let both = |a: &str, b: &str| {
+        vec![
+            BookMove {
+                mv: mv(a),
+                weight: w,
+                wdl,
+            },
+            BookMove {
+                mv: mv(b),
+                weight: w,
+                wdl,
+            },
+        ]
+    };
+    assert_eq!(book.probe(&Position::startpos()), both("b2e2", "h2e2"));
+    // After h2e2: h9g7 (and b9c7 in the mirrored game) 3 games: W1 (Black won game 2)
+    // D1 L1 -> 3; b9c7 (game 4, unknown) has one game: dropped.
+    assert_eq!(
+        book.probe(&play(&["h2e2"])),
+        vec![BookMove {
+            mv: mv("h9g7"),
+            weight: 3,
+            wdl: Some(Wdl {
+                wins: 1,
+                draws: 1,
+                losses: 1
+            })
+        }]
+    );
+    // Ply 2: h0g2 twice (game 1, and game 2 mirrored), b0c2 once (dropped).
+    let third = book.probe(&play(&["h2e2", "h9g7"]));
+    assert_eq!(third.len(), 1, "{third:?}");
+    assert_eq!(third[0].mv, mv("h0g2"));
+    // Ply 3 (i9h9) is not used.
+    assert!(book.probe(&play(&["h2e2", "h9g7", "h0g2"])).is_empty());
+}
+
+#[test]
+fn builder_counts_a_repeated_position_once_per_game() {
+    let mut b = BookBuilder::new(BuildOptions {
+        max_ply: 20,
+        min_games: 1,
+    });
+    b.add_game(&game(
+        "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9",
+        GameResult::Draw,
+    ))
+    .unwrap();
+    let book = b.finish();
+    let found = book.probe(&Position::startpos());
+    // h0g2 (and its mirror b0c2, the start being symmetric), one draw each.
+    assert_eq!(found.len(), 2);
+    assert!(found.iter().all(|f| f.wdl
+        == Some(Wdl {
+            wins: 0,
+            draws: 1,
+            losses: 0
+        })));
+}
+
+// ---------------------------------------------------------------------------
+// The command line.
+// ---------------------------------------------------------------------------
+
+#[test]
+fn cli_build_dump_compile_probe() {
+    use std::process::Command;
+    let dir = std::env::temp_dir().join(format!("chuhan-book-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = env!("CARGO_BIN_EXE_chuhan");
+    let run = |args: &[&str]| {
+        let out = Command::new(exe)
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    std::fs::write(
+        dir.join("games.txt"),
+        "h2e2 h9g7 1-0\nh2e2 h9g7 1/2-1/2\n1. b2e2 b9c7 0-1\nh2e2 zz\n",
+    )
+    .unwrap();
+    let (ok, out, err) = run(&["book", "build", "--from", "games.txt", "--out", "a.book"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("3 games (1 with problems)"), "{out}");
+    assert!(err.contains("games.txt:4"), "{err}");
+    let (ok, dump, _) = run(&["book", "dump", "a.book"]);
+    assert!(ok);
+    assert!(
+        dump.contains(" w b2e2 ") && dump.contains(" w h2e2 "),
+        "{dump}"
+    );
+    std::fs::write(dir.join("a.txt"), &dump).unwrap();
+    let (ok, _, err) = run(&["book", "compile", "a.txt", "--out", "b.book"]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        std::fs::read(dir.join("a.book")).unwrap(),
+        std::fs::read(dir.join("b.book")).unwrap()
+    );
+    let (ok, out, _) = run(&["book", "probe", "b.book", "--moves", "h2e2"]);
+    assert!(ok);
+    assert!(out.contains("book move (randomness none): h9g7"), "{out}");
+    std::fs::write(dir.join("junk.book"), [0xFFu8; 13]).unwrap();
+    let (ok, _, err) = run(&["book", "dump", "junk.book"]);
+    assert!(!ok);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("not a book"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
