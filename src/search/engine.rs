@@ -561,7 +561,7 @@ fn run_search(
 ) -> Vec<History> {
     let root_moves: Vec<RootMove> = moves.iter().map(|&m| RootMove::new(m)).collect();
     let (main_hist, helper_hists) = histories.split_first_mut().expect("one thread");
-    let (chosen, depth) = std::thread::scope(|s| {
+    let (chosen, depth, reported) = std::thread::scope(|s| {
         let helpers: Vec<_> = helper_hists
             .iter_mut()
             .enumerate()
@@ -589,6 +589,7 @@ fn run_search(
         sh.stop.store(true, Ordering::Relaxed);
         let mut chosen = w.root_moves[0].clone();
         let mut depth = w.completed_depth;
+        let last_reported = w.best.clone();
         for h in helpers {
             if let Ok((d, Some(rm))) = h.join()
                 && d > depth
@@ -598,24 +599,31 @@ fn run_search(
                 depth = d;
             }
         }
-        (chosen, depth)
+        // The main thread already reported this line unless the search was cut
+        // short inside an iteration or a helper's line was chosen.
+        let reported = last_reported.is_some_and(|b| {
+            b.mv == chosen.mv && b.pv == chosen.pv && b.best_score() == chosen.best_score()
+        });
+        (chosen, depth, reported)
     });
     let value = chosen.best_score();
     let nodes = sh.total_nodes();
     let time_ms = sh.time.elapsed_ms();
-    let _ = tx.send(Event::Info(Info {
-        depth: depth.max(1),
-        seldepth: chosen.seldepth.max(1),
-        multipv: 1,
-        value,
-        score: Score::from_value(value),
-        bound: None,
-        nodes,
-        nps: nodes * 1000 / time_ms.max(1),
-        time_ms,
-        hashfull: sh.tt.hashfull(),
-        pv: chosen.pv.clone(),
-    }));
+    if !reported {
+        let _ = tx.send(Event::Info(Info {
+            depth: depth.max(1),
+            seldepth: chosen.seldepth.max(1),
+            multipv: 1,
+            value,
+            score: Score::from_value(value),
+            bound: None,
+            nodes,
+            nps: nodes * 1000 / time_ms.max(1),
+            time_ms,
+            hashfull: sh.tt.hashfull(),
+            pv: chosen.pv.clone(),
+        }));
+    }
     let ponder = chosen.pv.get(1).copied().or_else(|| {
         let mut p = pos.clone();
         p.make_move(chosen.mv);

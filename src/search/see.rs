@@ -21,8 +21,8 @@ pub fn value(kind: PieceKind) -> Value {
 /// use chuhan::core::Position;
 /// use chuhan::search::see;
 /// // The rook takes an undefended pawn.
-/// let pos = Position::from_fen("3k5/9/9/9/5p3/9/9/9/9/4KR3 w").unwrap();
-/// assert_eq!(see::see(&pos, "f0f5".parse().unwrap()), 100);
+/// let pos = Position::from_fen("3k5/9/9/9/6p2/9/9/9/9/4K1R2 w").unwrap();
+/// assert_eq!(see::see(&pos, "g0g5".parse().unwrap()), 100);
 /// ```
 pub fn see(pos: &Position, m: Move) -> Value {
     let (from, to) = (m.from(), m.to());
