@@ -463,6 +463,8 @@ fn bad_lines_get_one_error_each_and_change_nothing() {
             "go wtime abc",
             "go depth 3 sideways",
             "go perft x",
+            "go perft 12",
+            "bench 99",
             "banmoves h2e2 qq",
             "setoption",
             "ponderhit maybe",

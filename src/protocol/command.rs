@@ -82,7 +82,17 @@ pub enum ParseError {
     },
     /// An unexpected word.
     Unexpected(String),
+    /// A depth beyond what the daemon runs synchronously.
+    TooDeep {
+        /// The largest accepted depth.
+        max: u32,
+    },
 }
+
+/// Deepest `go perft` the daemon runs (it blocks input while counting).
+pub const MAX_DAEMON_PERFT: u32 = 6;
+/// Deepest `bench` the daemon runs (it blocks input while searching).
+pub const MAX_DAEMON_BENCH: u32 = 16;
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -98,6 +108,10 @@ impl fmt::Display for ParseError {
                 write!(f, "'{key}' needs a number, not '{text}'")
             }
             ParseError::Unexpected(w) => write!(f, "unexpected '{w}'"),
+            ParseError::TooDeep { max } => write!(
+                f,
+                "depth must be at most {max} here (use the chuhan perft/bench subcommands)"
+            ),
         }
     }
 }
@@ -248,6 +262,13 @@ pub fn parse_go(words: &[&str], ctx: &ParseContext) -> Result<Command, ParseErro
             "binc" => binc = Some(millis(&key, arg, 1)?),
             "perft" => {
                 let d: u32 = number(&key, arg)?;
+                // The daemon counts synchronously; deeper counts belong to
+                // `chuhan perft`, which can run for hours without blocking a GUI.
+                if d > MAX_DAEMON_PERFT {
+                    return Err(ParseError::TooDeep {
+                        max: MAX_DAEMON_PERFT,
+                    });
+                }
                 if words.len() > 2 {
                     return Err(ParseError::Unexpected(short(words[2])));
                 }
@@ -337,7 +358,15 @@ pub fn parse(line: &str, ctx: &ParseContext) -> Result<Option<Command>, ParseErr
         "eval" => no_args(Command::Eval)?,
         "bench" => match rest {
             [] => Command::Bench(None),
-            [d] => Command::Bench(Some(number::<u32>("bench", Some(d))?.clamp(1, 64) as i32)),
+            [d] => {
+                let d = number::<u32>("bench", Some(d))?;
+                if !(1..=MAX_DAEMON_BENCH).contains(&d) {
+                    return Err(ParseError::TooDeep {
+                        max: MAX_DAEMON_BENCH,
+                    });
+                }
+                Command::Bench(Some(d as i32))
+            }
             _ => return Err(ParseError::Unexpected(short(rest[1]))),
         },
         "debug" => match rest {
@@ -429,6 +458,8 @@ mod tests {
         assert!(parse("go depth x", &CTX).is_err());
         assert!(parse("go nodes", &CTX).is_err());
         assert!(parse("go sideways", &CTX).is_err());
+        assert!(parse("go perft 9", &CTX).is_err());
+        assert!(parse("bench 40", &CTX).is_err());
     }
 
     #[test]

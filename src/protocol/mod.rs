@@ -389,7 +389,11 @@ impl Session {
     fn perft(&self, depth: u32) {
         let pos = self.engine.position().clone();
         let threads = self.engine.threads();
-        let rows = perft::divide_parallel(&pos, depth, threads);
+        let rows = if depth == 0 {
+            Vec::new()
+        } else {
+            perft::divide_parallel(&pos, depth, threads)
+        };
         let mut lines: Vec<String> = rows.iter().map(|(m, n)| format!("{m}: {n}")).collect();
         let total: u64 = rows.iter().map(|r| r.1).sum();
         lines.push(String::new());
