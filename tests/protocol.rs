@@ -372,8 +372,17 @@ fn stop_while_thinking_and_idle() {
     assert_eq!(d.next(), "nobestmove");
     d.send("position startpos");
     d.send("go infinite");
+    // Resizing the hash or a second go must wait; both are refused with one line.
+    d.send("setoption hashsize 32");
+    let l = d.until_prefix("info message").pop().unwrap();
+    assert!(l.starts_with("info message error"), "{l}");
+    d.send("go depth 3");
+    let l = d.until_prefix("info message").pop().unwrap();
+    assert!(l.starts_with("info message error"), "{l}");
     d.send("stop");
     assert!(d.bestmove().starts_with("bestmove "));
+    d.send("setoption hashsize 32");
+    assert_eq!(d.sync(), Vec::<String>::new());
     // Idle stop in UCI prints nothing.
     let mut d = uci();
     d.send("stop");
