@@ -225,6 +225,30 @@ fn banned_and_searchmoves_are_respected() {
     assert!(best == all[5] || best == all[7]);
 }
 
+struct OneMoveBook(Move);
+
+impl chuhan::search::OpeningBook for OneMoveBook {
+    fn probe(&self, pos: &Position) -> Option<Move> {
+        (pos.game_ply() == 0).then_some(self.0)
+    }
+}
+
+#[test]
+fn the_book_answers_before_any_search() {
+    let book_move: Move = "c3c4".parse().unwrap();
+    let mut e = Engine::new();
+    e.set_book(Some(Box::new(OneMoveBook(book_move))));
+    let b = e.search(Limits::depth(6)).unwrap();
+    assert_eq!((b.best, b.nodes), (Some(book_move), 0));
+    // Not when the book is off, nor when the book move is banned.
+    e.set_option(EngineOption::UseBook(false)).unwrap();
+    assert!(e.search(Limits::depth(3)).unwrap().nodes > 0);
+    e.set_option(EngineOption::UseBook(true)).unwrap();
+    e.set_banned_moves(&[book_move]).unwrap();
+    let b = e.search(Limits::depth(3)).unwrap();
+    assert_ne!(b.best, Some(book_move));
+}
+
 #[test]
 fn multipv_reports_distinct_lines() {
     let mut e = Engine::new();

@@ -29,8 +29,8 @@ pub enum Dialect {
 /// ```
 pub fn ucci_score(v: Value) -> i32 {
     match Score::mate_plies(v) {
-        Some(p) if p > 0 => 10_000 - p,
-        Some(p) => -10_000 - p,
+        Some(p) if p > 0 => UCCI_MATE - p,
+        Some(p) => -UCCI_MATE - p,
         None => v.clamp(-9_800, 9_800),
     }
 }

@@ -92,12 +92,8 @@ impl Session {
         }
     }
 
-    /// The engine (for embedding and tests).
-    pub fn engine(&mut self) -> &mut Engine {
-        &mut self.engine
-    }
-
-    /// The book files named by the `bookfiles` option (loaded by the book module).
+    /// The book files named by the `bookfiles` option. The session only keeps the
+    /// text: loading them (and [`Engine::set_book`]) is the book module's part.
     pub fn bookfiles(&self) -> &str {
         &self.bookfiles
     }

@@ -334,11 +334,6 @@ impl Engine {
         Ok(())
     }
 
-    /// Hash size in MB.
-    pub fn hash_mb(&self) -> usize {
-        self.options.hash_mb
-    }
-
     /// Number of search threads.
     pub fn threads(&self) -> usize {
         self.options.threads
@@ -365,11 +360,6 @@ impl Engine {
         f.init(pos);
         self.tt
             .probe(tt::table_key(pos, f.maybe_repeated(pos.key())))
-    }
-
-    /// Permille of the hash table filled by the last search.
-    pub fn hashfull(&self) -> u32 {
-        self.tt.hashfull()
     }
 
     fn settings(&self) -> Settings {

@@ -111,11 +111,6 @@ impl TimeManager {
             _ => false,
         }
     }
-
-    /// The optimum, if time limits the search.
-    pub fn optimum_ms(&self) -> Option<u64> {
-        self.optimum_ms
-    }
 }
 
 #[cfg(test)]

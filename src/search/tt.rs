@@ -144,11 +144,6 @@ impl TranspositionTable {
         })
     }
 
-    /// Size in mebibytes.
-    pub fn size_mb(&self) -> usize {
-        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
-    }
-
     /// Empties every entry (the table must not be in use by a search).
     pub fn clear(&self) {
         for b in &self.buckets {
