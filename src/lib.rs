@@ -6,9 +6,11 @@
 //! books, notations and game records, and a match runner. The `chuhan` binary speaks
 //! UCCI and UCI on stdin/stdout.
 //!
-//! Module map: [`core`] holds the rules of movement and knows nothing of the rest.
+//! Module map: [`core`] holds the rules of movement and knows nothing of the rest;
+//! [`rules`] holds the repetition rules (棋例) and the end of the game.
 
 #![warn(missing_docs)]
 
 pub mod core;
+pub mod rules;
 pub mod tools;

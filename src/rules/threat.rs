@@ -1,0 +1,276 @@
+//! Capture threats (the raw material of 捉, §24.3): which enemy pieces a side could
+//! win if it were its turn, and how.
+//!
+//! A piece is *threatened* by side X when some piece of X other than the king and
+//! the pawns (§26.1) can legally take it and come out ahead:
+//!
+//! * on the point itself, after the other side takes back with everything it has
+//!   (SEE over legal captures only, so pinned and otherwise unable defenders are
+//!   假根, §24.16), and
+//! * counting what the capturer stops protecting or screening when it leaves its
+//!   point (§26.5: a root or pinned piece that captures chases only when the trade
+//!   is even or better; an even trade by such a piece counts, a losing one is 閒).
+//!
+//! Targets are every enemy piece but the king and the pawns still on their own side
+//! of the river (§26.6). A pawn is a capturer only when its capture unmasks a check
+//! by another piece (§26.7). Same-kind mutual attacks are exchange offers (兌, §24.4)
+//! unless the other piece cannot take back; §26.9 turns an offer into a chase when
+//! accepting it loses material.
+
+use super::board::Board;
+use super::exchange::{self, value_at};
+use super::ruleset::RuleSet;
+use crate::core::{Bitboard, Color, PieceKind, Square};
+
+/// The kind of a chase, as §26.8 distinguishes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ChaseKind {
+    /// 捉車: a rook is won by one chasing piece.
+    Rook,
+    /// 捉無根子: another piece is won by one chasing piece (no root, a false root,
+    /// or roots too weak for the chaser's value).
+    Unrooted,
+    /// 聯合捉車: a rook is won only by two or more pieces together (§24.17).
+    JointRook,
+    /// 聯合捉子: another piece is won only by two or more pieces together (少根子).
+    Joint,
+}
+
+impl ChaseKind {
+    /// True for chases by a single piece (the §26.8.1 kinds).
+    pub fn is_single(self) -> bool {
+        matches!(self, ChaseKind::Rook | ChaseKind::Unrooted)
+    }
+
+    /// The Chinese term.
+    pub fn name(self) -> &'static str {
+        match self {
+            ChaseKind::Rook => "捉車",
+            ChaseKind::Unrooted => "捉無根子",
+            ChaseKind::JointRook => "聯合捉車",
+            ChaseKind::Joint => "聯合捉子",
+        }
+    }
+}
+
+/// How a threat would win material.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Means {
+    /// A direct capture (alone or with other pieces joining the exchange).
+    Capture,
+    /// A same-kind exchange offer that the other side cannot accept without losing
+    /// material (§26.9).
+    Offer,
+    /// A check after which every answer leaves a winning capture (§24.3 連續將軍得子,
+    /// 抽吃).
+    Combination,
+}
+
+/// One threatened enemy piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Threat {
+    /// Where the threatened piece stands.
+    pub victim: Square,
+    /// The piece that would capture first (for a combination: the checking piece).
+    pub attacker: Square,
+    /// The §26.8 kind.
+    pub kind: ChaseKind,
+    /// How the material would be won.
+    pub means: Means,
+    /// Net material won on the rule scale ([`super::params`]).
+    pub gain: i32,
+}
+
+/// Which rule set's notion of a threat, and what to leave out.
+#[derive(Clone, Copy, Debug)]
+pub struct Scope {
+    /// The rule set.
+    pub rules: RuleSet,
+    /// Enemy pieces whose attacks on our king are ignored when deciding whether our
+    /// capture is legal: the pieces giving check right now, so that threats standing
+    /// behind a check that must be answered first still count as existing.
+    pub ignore: Bitboard,
+    /// Enemy pieces that are not targets (a pawn that has just crossed the river,
+    /// §26.6).
+    pub excluded: Bitboard,
+}
+
+impl Scope {
+    /// Plain scope: nothing ignored, nothing excluded.
+    pub fn new(rules: RuleSet) -> Scope {
+        Scope {
+            rules,
+            ignore: Bitboard::EMPTY,
+            excluded: Bitboard::EMPTY,
+        }
+    }
+}
+
+/// Every enemy piece `side` threatens to win (at most one entry per victim, the
+/// strongest kind).
+pub fn threats(board: &mut Board, side: Color, scope: &Scope) -> Vec<Threat> {
+    let them = !side;
+    let mut out = Vec::new();
+    let home_pawns = board.pieces(them, PieceKind::Pawn)
+        & if them == Color::Red {
+            Bitboard::RED_HALF
+        } else {
+            Bitboard::BLACK_HALF
+        };
+    let victims =
+        board.color(them) - board.pieces(them, PieceKind::King) - home_pawns - scope.excluded;
+    let occ = board.occupied();
+    for v in victims {
+        let atts = board.attackers(v, side, occ) - board.pieces(side, PieceKind::King);
+        let mut best: Option<Threat> = None;
+        for a in atts {
+            if !board.is_legal(a, v, scope.ignore) {
+                continue;
+            }
+            if let Some(t) = judge_capture(board, a, v, scope)
+                && best.is_none_or(|b| (t.kind, -t.gain) < (b.kind, -b.gain))
+            {
+                best = Some(t);
+            }
+        }
+        if let Some(t) = best {
+            out.push(t);
+        }
+    }
+    out
+}
+
+/// Whether the (legal) capture `a`x`v` is a winning threat, and of which kind.
+fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Option<Threat> {
+    let attacker = board.piece(a).expect("attacker");
+    let victim = board.piece(v).expect("victim");
+    if attacker.kind == PieceKind::Pawn && !unmasks_check(board, a, v) {
+        return None;
+    }
+    let rook = victim.kind == PieceKind::Rook;
+    if attacker.kind == victim.kind && board.reaches(v, a) && board.is_legal(v, a, Bitboard::EMPTY)
+    {
+        // 兌 (§24.4): the other piece can take first. §26.9 (CXA): the offer is a
+        // chase when accepting it loses material.
+        if scope.rules != RuleSet::Cxa2011 {
+            return None;
+        }
+        let won = value_at(board, a);
+        let captured = board.make(v, a);
+        let back = exchange::see(board, a, attacker.color);
+        board.unmake(v, a, captured);
+        let loss = back - won;
+        return (loss > 0).then_some(Threat {
+            victim: v,
+            attacker: a,
+            kind: if rook {
+                ChaseKind::Rook
+            } else {
+                ChaseKind::Unrooted
+            },
+            means: Means::Offer,
+            gain: loss,
+        });
+    }
+    let o = exchange::outcome(board, a, v);
+    let value = value_at(board, v);
+    let exposure = if scope.rules == RuleSet::Cxa2011 {
+        o.exposure
+    } else {
+        0
+    };
+    let single = o.single.min(value - exposure);
+    let joint = o.joint.min(value - exposure);
+    let (kind, gain) = if single > 0 || (single == 0 && exposure > 0) {
+        // single == 0 with exposure: §26.5, an even trade by a root or pinned piece.
+        (
+            if rook {
+                ChaseKind::Rook
+            } else {
+                ChaseKind::Unrooted
+            },
+            single,
+        )
+    } else if joint > 0 {
+        (
+            if rook {
+                ChaseKind::JointRook
+            } else {
+                ChaseKind::Joint
+            },
+            joint,
+        )
+    } else {
+        return None;
+    };
+    Some(Threat {
+        victim: v,
+        attacker: a,
+        kind,
+        means: Means::Capture,
+        gain,
+    })
+}
+
+/// §26.7: a pawn's capture counts only when it unmasks a check by another piece.
+fn unmasks_check(board: &mut Board, a: Square, v: Square) -> bool {
+    let side = board.piece(a).expect("pawn").color;
+    let captured = board.make(a, v);
+    let check = board
+        .checkers_of(side, board.occupied(), !Bitboard::from(v))
+        .any();
+    board.unmake(a, v, captured);
+    check
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Position;
+
+    fn threats_of(fen: &str, side: Color, rules: RuleSet) -> Vec<(Square, ChaseKind)> {
+        let mut b = Board::new(&Position::from_fen(fen).unwrap());
+        threats(&mut b, side, &Scope::new(rules))
+            .into_iter()
+            .map(|t| (t.victim, t.kind))
+            .collect()
+    }
+
+    #[test]
+    fn horse_on_rook_and_protected_cannon() {
+        // Red horse d6 attacks the black rook on e8 (always a gain: 捉車) and the
+        // cannon on c8, which the rook protects along the rank (an even trade).
+        let t = threats_of(
+            "3k5/2c1r4/9/3N5/9/9/9/9/9/4K4 w",
+            Color::Red,
+            RuleSet::Cxa2011,
+        );
+        assert_eq!(t, vec![(Square::E8, ChaseKind::Rook)]);
+    }
+
+    #[test]
+    fn home_pawns_and_kings_are_no_targets() {
+        // Red rook on e3 attacks a black pawn on e4 that has crossed, and the rook
+        // on a5 a pawn on a6 still at home.
+        let t = threats_of(
+            "3k5/9/9/p8/R8/4p4/4R4/9/9/5K3 w",
+            Color::Red,
+            RuleSet::Cxa2011,
+        );
+        assert_eq!(t, vec![(Square::E4, ChaseKind::Unrooted)]);
+    }
+
+    #[test]
+    fn same_kind_is_an_offer() {
+        // Rook against rook on an open file: 兌, no threat.
+        let t = threats_of(
+            "5k3/9/9/4r4/9/9/4R4/9/9/3K5 w",
+            Color::Red,
+            RuleSet::Cxa2011,
+        );
+        assert!(t.is_empty());
+        // The black horse cannot take back (its leg is blocked): a chase.
+        let t = threats_of("3k5/9/9/3Pn4/2N6/9/9/9/9/4K4 w", Color::Red, RuleSet::Axf);
+        assert!(t.contains(&(Square::E6, ChaseKind::Unrooted)));
+    }
+}
