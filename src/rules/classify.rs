@@ -187,12 +187,17 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
         ignore: pos.checkers(),
         excluded,
     };
-    let after_scope = Scope {
+    let mut after_scope = Scope {
         rules,
         ignore: Bitboard::EMPTY,
         excluded,
     };
-    let before = threat::threats(&mut Board::new(pos), side, &before_scope);
+    let mut board_before = Board::new(pos);
+    let before = threat::threats(&mut board_before, side, &before_scope);
+    // AXF: is the opponent pressing us (its last move checked or newly chased)?
+    // Then our chases that only undermine a protection are counter-play, not
+    // chases (AXF diagrams 39-41 against the appendix diagram; see `new_attack`).
+    let pressed = rules == RuleSet::Axf && opponent_pressing(pos, rules);
     let before_offers = if cxa && !evasion {
         mated_offers(pos, side, false)
     } else {
@@ -200,10 +205,14 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
     };
 
     pos.make_move(m);
+    after_scope.ignore = pos.checkers();
     let mut chases: Vec<Threat> = threat::threats(&mut Board::new(pos), side, &after_scope)
         .into_iter()
         .filter(|t| !before.iter().any(|b| b.victim == t.victim))
         .collect();
+    if pressed {
+        chases.retain(|t| new_attack(&mut board_before, t, m, before_scope.ignore));
+    }
     let mut mate_threat = false;
     let mut exemption = None;
     if cxa && !check {
@@ -257,6 +266,45 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
         exemption,
         rules,
     }
+}
+
+/// True if the threat `t` (after move `m`) is a new attack: its capturing piece
+/// could not legally take the victim before the move (the move brought the piece,
+/// unmasked it, or freed it). Otherwise the move only undermined the victim's
+/// protection.
+fn new_attack(before: &mut Board, t: &Threat, m: Move, ignore: Bitboard) -> bool {
+    let origin = if t.attacker == m.to() {
+        m.from()
+    } else {
+        t.attacker
+    };
+    !(before.reaches(origin, t.victim) && before.is_legal(origin, t.victim, ignore))
+}
+
+/// True if the side that just moved in `pos` checked or newly threatened a piece of
+/// the side to move with that move.
+fn opponent_pressing(pos: &mut Position, rules: RuleSet) -> bool {
+    if pos.in_check() {
+        return true;
+    }
+    let Some(last) = pos.last_move().filter(|l| l.is_some()) else {
+        return false;
+    };
+    let them = !pos.side_to_move();
+    let now = threat::threats(&mut Board::new(pos), them, &Scope::new(rules));
+    if now.is_empty() {
+        return false;
+    }
+    pos.unmake_move();
+    let scope = Scope {
+        rules,
+        ignore: pos.checkers(),
+        excluded: Bitboard::EMPTY,
+    };
+    let before = threat::threats(&mut Board::new(pos), them, &scope);
+    pos.make_move(last);
+    now.iter()
+        .any(|t| !before.iter().any(|b| b.victim == t.victim))
 }
 
 fn probe() -> MateProbe {

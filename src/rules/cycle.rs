@@ -35,10 +35,16 @@ fn state_at<'a>(history: &'a [State], current: &'a State, j: usize) -> &'a State
 }
 
 /// The repetition ending at ply `n` of the line (`history` then `current`), if the
-/// position there has occurred at least `fold` times; the judged moves span the
-/// last `fold` occurrences. Costs one key comparison per two plies back to the last
-/// capture or null move.
-pub fn find_at(history: &[State], current: &State, n: usize, fold: u32) -> Option<Cycle> {
+/// position there has occurred at least `fold` times under `rules`' counting; the
+/// judged moves span the last `fold` occurrences. Costs one key comparison per two
+/// plies back to the last capture or null move.
+pub fn find_at(
+    history: &[State],
+    current: &State,
+    n: usize,
+    fold: u32,
+    rules: RuleSet,
+) -> Option<Cycle> {
     let st = state_at(history, current, n);
     let window = (st.rule60.min(st.plies_from_null) as usize).min(n);
     if window < 4 {
@@ -50,7 +56,8 @@ pub fn find_at(history: &[State], current: &State, n: usize, fold: u32) -> Optio
     let mut j = n - 4;
     loop {
         let s = state_at(history, current, j);
-        if s.key == st.key && s.captured.is_none() && s.mv != Move::NULL {
+        let counted = s.mv != Move::NULL && (s.captured.is_none() || rules == RuleSet::Axf);
+        if s.key == st.key && counted {
             found += 1;
             if found <= fold.max(2) {
                 start = j;
@@ -69,8 +76,8 @@ pub fn find_at(history: &[State], current: &State, n: usize, fold: u32) -> Optio
 }
 
 /// The repetition ending at the current position of `pos` (see [`find_at`]).
-pub fn find(pos: &Position, fold: u32) -> Option<Cycle> {
-    find_at(pos.history(), pos.state(), pos.game_ply(), fold)
+pub fn find(pos: &Position, fold: u32, rules: RuleSet) -> Option<Cycle> {
+    find_at(pos.history(), pos.state(), pos.game_ply(), fold, rules)
 }
 
 /// Memo of move classifications, keyed by the two positions before the move, the
@@ -176,7 +183,7 @@ mod tests {
     fn counts_occurrences_and_spans() {
         let fen = "3k5/9/9/9/9/9/9/9/4A4/3AK4 w";
         let pos = play(fen, "e1f2 d9d8 f2e1 d8d9 e1f2 d9d8 f2e1 d8d9");
-        let c = find(&pos, 3).unwrap();
+        let c = find(&pos, 3, RuleSet::Cxa2011).unwrap();
         assert_eq!(
             c,
             Cycle {
@@ -185,11 +192,11 @@ mod tests {
                 occurrences: 3
             }
         );
-        let c = find(&pos, 2).unwrap();
+        let c = find(&pos, 2, RuleSet::Cxa2011).unwrap();
         assert_eq!((c.start, c.occurrences), (4, 3));
         let pos = play(fen, "e1f2 d9d8 f2e1 d8d9");
-        assert_eq!(find(&pos, 3), None);
-        assert_eq!(find(&pos, 2).map(|c| c.start), Some(0));
+        assert_eq!(find(&pos, 3, RuleSet::Cxa2011), None);
+        assert_eq!(find(&pos, 2, RuleSet::Cxa2011).map(|c| c.start), Some(0));
     }
 
     #[test]
@@ -198,7 +205,11 @@ mod tests {
         // counted, so the third "occurrence" is only the second counted one.
         let fen = "4k4/9/9/9/9/9/9/p8/4A4/R2AK4 w";
         let pos = play(fen, "a0a2 e9f9 a2a1 f9e9 a1a2 e9f9 a2a1 f9e9 a1a2");
-        assert_eq!(find(&pos, 3).map(|c| c.occurrences), None);
-        assert_eq!(find(&pos, 2).map(|c| c.occurrences), Some(2));
+        assert_eq!(find(&pos, 3, RuleSet::Cxa2011).map(|c| c.occurrences), None);
+        assert_eq!(
+            find(&pos, 2, RuleSet::Cxa2011).map(|c| c.occurrences),
+            Some(2)
+        );
+        assert_eq!(find(&pos, 3, RuleSet::Axf).map(|c| c.occurrences), Some(3));
     }
 }

@@ -4,6 +4,12 @@
 //! Every capture in a sequence must be legal for its side (a pinned or otherwise
 //! unable defender is a 假根 and simply does not take part), and each side may stop
 //! exchanging when continuing would lose.
+//!
+//! Each function takes an `ignore` set: pieces whose attacks on a king do not count
+//! when judging legality — the pieces giving check right now. A check must be
+//! answered before anything is captured, so the question "is this piece protected?"
+//! is asked as if the check were out of the way (XBoard's rule: the check "in real
+//! life is evaded before we capture").
 
 use super::board::Board;
 use super::params;
@@ -16,7 +22,12 @@ pub fn value_at(board: &Board, sq: Square) -> i32 {
 }
 
 /// The least valuable piece of `side` that can legally capture on `sq`.
-pub fn least_attacker(board: &mut Board, sq: Square, side: Color) -> Option<Square> {
+pub fn least_attacker(
+    board: &mut Board,
+    sq: Square,
+    side: Color,
+    ignore: Bitboard,
+) -> Option<Square> {
     let mut atts = board.attackers(sq, side, board.occupied());
     let mut best: Option<(i32, Square)> = None;
     while atts.any() {
@@ -25,7 +36,7 @@ pub fn least_attacker(board: &mut Board, sq: Square, side: Color) -> Option<Squa
         if best.is_some_and(|(bv, _)| bv <= v) {
             continue;
         }
-        if board.is_legal(a, sq, Bitboard::EMPTY) {
+        if board.is_legal(a, sq, ignore) {
             best = Some((v, a));
         }
     }
@@ -33,11 +44,11 @@ pub fn least_attacker(board: &mut Board, sq: Square, side: Color) -> Option<Squa
 }
 
 /// True if `side` has any legal capture on `sq`.
-pub fn can_capture(board: &mut Board, sq: Square, side: Color) -> bool {
+pub fn can_capture(board: &mut Board, sq: Square, side: Color, ignore: Bitboard) -> bool {
     let mut atts = board.attackers(sq, side, board.occupied());
     while atts.any() {
         let a = atts.pop_lsb();
-        if board.is_legal(a, sq, Bitboard::EMPTY) {
+        if board.is_legal(a, sq, ignore) {
             return true;
         }
     }
@@ -47,13 +58,13 @@ pub fn can_capture(board: &mut Board, sq: Square, side: Color) -> bool {
 /// Static exchange evaluation: the best material result for `side` of capturing on
 /// `sq` (the piece there belongs to the other side) and exchanging on, each side
 /// taking with its least valuable legal attacker and free to stop. Never negative.
-pub fn see(board: &mut Board, sq: Square, side: Color) -> i32 {
-    let Some(a) = least_attacker(board, sq, side) else {
+pub fn see(board: &mut Board, sq: Square, side: Color, ignore: Bitboard) -> i32 {
+    let Some(a) = least_attacker(board, sq, side, ignore) else {
         return 0;
     };
     let gain = value_at(board, sq);
     let captured = board.make(a, sq);
-    let rest = see(board, sq, !side);
+    let rest = see(board, sq, !side, ignore);
     board.unmake(a, sq, captured);
     (gain - rest).max(0)
 }
@@ -75,7 +86,7 @@ pub struct Outcome {
 }
 
 /// Evaluates the capture `from`x`to` (which must be legal for its side).
-pub fn outcome(board: &mut Board, from: Square, to: Square) -> Outcome {
+pub fn outcome(board: &mut Board, from: Square, to: Square, ignore: Bitboard) -> Outcome {
     let side = board.piece(from).expect("a capturer").color;
     let them = !side;
     let victim = value_at(board, to);
@@ -85,15 +96,15 @@ pub fn outcome(board: &mut Board, from: Square, to: Square) -> Outcome {
     let occ_before = board.occupied();
     let captured = board.make(from, to);
     let occ_after = board.occupied();
-    let rooted = can_capture(board, to, them);
-    let joint = victim - see(board, to, them);
+    let rooted = can_capture(board, to, them, ignore);
+    let joint = victim - see(board, to, them, ignore);
     let single = if rooted { victim - attacker } else { victim };
     let mut after = Vec::new();
     for p in board.color(side) - board.pieces(side, PieceKind::King) - Bitboard::from(to) {
         let changed = board.attackers(p, them, occ_after) != board.attackers(p, them, occ_before)
             || board.attackers(p, side, occ_after) != board.attackers(p, side, occ_before);
         if changed || aligned(from, p) {
-            let s = see(board, p, them);
+            let s = see(board, p, them, ignore);
             if s > 0 {
                 after.push((p, s));
             }
@@ -103,7 +114,7 @@ pub fn outcome(board: &mut Board, from: Square, to: Square) -> Outcome {
     let mut exposure = 0;
     for (p, s) in after {
         if s > exposure {
-            let before = see(board, p, them);
+            let before = see(board, p, them, ignore);
             exposure = exposure.max(s - before);
         }
     }
@@ -135,13 +146,16 @@ mod tests {
         // A black cannon on e5 protected by the rook on e9; red rook e3 takes it and
         // is taken back: a loss, so SEE is 0.
         let mut b = board("3kr4/9/9/9/4c4/9/4R4/9/9/5K3 w");
-        assert_eq!(see(&mut b, Square::E5, Color::Red), 0);
+        assert_eq!(see(&mut b, Square::E5, Color::Red, Bitboard::EMPTY), 0);
         // Unprotected cannon: SEE = 5.
         let mut b = board("3k5/9/9/9/4c4/9/4R4/9/9/5K3 w");
-        assert_eq!(see(&mut b, Square::E5, Color::Red), params::CANNON);
+        assert_eq!(
+            see(&mut b, Square::E5, Color::Red, Bitboard::EMPTY),
+            params::CANNON
+        );
         // Horse takes a protected rook: 10 - 5.
         let mut b = board("3k5/4r4/9/9/4r4/9/3N5/9/9/5K3 w");
-        let o = outcome(&mut b, Square::D3, Square::E5);
+        let o = outcome(&mut b, Square::D3, Square::E5, Bitboard::EMPTY);
         assert_eq!(o.single, params::ROOK - params::HORSE);
         assert!(o.rooted);
     }
@@ -151,7 +165,7 @@ mod tests {
         // The black horse on e7 "protects" d5 but is pinned against its king by the
         // red rook on e0 (moving it would expose e9 to the rook): 假根.
         let mut b = board("4k4/9/4n4/9/3c5/9/3R5/9/9/4RK3 w");
-        let o = outcome(&mut b, Square::D3, Square::D5);
+        let o = outcome(&mut b, Square::D3, Square::D5, Bitboard::EMPTY);
         assert!(!o.rooted);
         assert_eq!(o.single, params::CANNON);
     }
@@ -161,7 +175,7 @@ mod tests {
         // Black horse d6 protected once (rook d9), attacked by red rook d2 and
         // red cannon d0 behind... use two rooks doubled on the file.
         let mut b = board("3r1k3/9/9/3n5/9/9/9/3R5/3R5/4K4 w");
-        let o = outcome(&mut b, Square::D2, Square::D6);
+        let o = outcome(&mut b, Square::D2, Square::D6, Bitboard::EMPTY);
         assert_eq!(o.single, params::HORSE - params::ROOK);
         assert_eq!(o.joint, params::HORSE - params::ROOK + params::ROOK);
     }

@@ -187,7 +187,7 @@ pub fn judge_position(pos: &Position, rules: RuleSet) -> Judgement {
     let mover = pos.side_to_move();
     for &m in pos.legal_moves().iter() {
         line.make_move(m);
-        let (verdict, why) = match cycle::find(&line, 3) {
+        let (verdict, why) = match cycle::find(&line, 3, rules) {
             None => ("none", String::new()),
             Some(c) => {
                 let a = analyse(&line, c, rules, Some(&mut cache));
@@ -246,7 +246,7 @@ fn latest_repetition(
 ) -> Option<RepetitionReport> {
     let n = pos.game_ply();
     for j in (0..n).rev() {
-        if let Some(c) = cycle::find_at(pos.history(), pos.state(), j, 3) {
+        if let Some(c) = cycle::find_at(pos.history(), pos.state(), j, 3, rules) {
             let mut at = pos.clone();
             for _ in j..n {
                 at.unmake_move();

@@ -79,7 +79,7 @@ pub struct Repetition {
 /// assert!(r.immediate);
 /// ```
 pub fn repetition(pos: &Position, rules: RuleSet, fold: u32) -> Option<Repetition> {
-    let found = cycle::find(pos, fold)?;
+    let found = cycle::find(pos, fold, rules)?;
     let a = analyse(pos, found, rules, None);
     let stm = pos.side_to_move();
     let outcome = match a.verdict.must_vary {

@@ -124,7 +124,7 @@ pub fn status_with(pos: &Position, rules: RuleSet, cache: Option<&mut ClassCache
         Terminal::Stalemate => return done(Status::Stalemate, Winner::side(!stm)),
         Terminal::Ongoing => {}
     }
-    if let Some(c) = cycle::find(pos, 3) {
+    if let Some(c) = cycle::find(pos, 3, rules) {
         let a = analyse(pos, c, rules, cache);
         let winner = match a.verdict.must_vary {
             None => Some(Winner::Draw),

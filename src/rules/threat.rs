@@ -86,9 +86,10 @@ pub struct Threat {
 pub struct Scope {
     /// The rule set.
     pub rules: RuleSet,
-    /// Enemy pieces whose attacks on our king are ignored when deciding whether our
-    /// capture is legal: the pieces giving check right now, so that threats standing
-    /// behind a check that must be answered first still count as existing.
+    /// Pieces whose attacks on a king are ignored when judging the legality of
+    /// captures and recaptures: the pieces giving check right now. Threats that
+    /// stand behind a check the mover must answer first still exist, and a piece is
+    /// not unprotected merely because its side must first answer our check.
     pub ignore: Bitboard,
     /// Enemy pieces that are not targets (a pawn that has just crossed the river,
     /// §26.6).
@@ -148,8 +149,7 @@ fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Opti
         return None;
     }
     let rook = victim.kind == PieceKind::Rook;
-    if attacker.kind == victim.kind && board.reaches(v, a) && board.is_legal(v, a, Bitboard::EMPTY)
-    {
+    if attacker.kind == victim.kind && board.reaches(v, a) && board.is_legal(v, a, scope.ignore) {
         // 兌 (§24.4): the other piece can take first. §26.9 (CXA): the offer is a
         // chase when accepting it loses material.
         if scope.rules != RuleSet::Cxa2011 {
@@ -157,7 +157,7 @@ fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Opti
         }
         let won = value_at(board, a);
         let captured = board.make(v, a);
-        let back = exchange::see(board, a, attacker.color);
+        let back = exchange::see(board, a, attacker.color, scope.ignore);
         board.unmake(v, a, captured);
         let loss = back - won;
         return (loss > 0).then_some(Threat {
@@ -172,7 +172,7 @@ fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Opti
             gain: loss,
         });
     }
-    let o = exchange::outcome(board, a, v);
+    let o = exchange::outcome(board, a, v, scope.ignore);
     let value = value_at(board, v);
     let exposure = if scope.rules == RuleSet::Cxa2011 {
         o.exposure
@@ -191,7 +191,9 @@ fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Opti
             },
             single,
         )
-    } else if joint > 0 {
+    } else if joint > 0 && scope.rules == RuleSet::Cxa2011 {
+        // AXF counts a piece with a legal recapture as protected, however many
+        // attackers it faces (AXF diagrams 29-31, 86-89).
         (
             if rook {
                 ChaseKind::JointRook
