@@ -183,14 +183,13 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
         }
     }
     let before_scope = Scope {
-        rules,
         ignore: pos.checkers(),
         excluded,
+        ..Scope::new(rules)
     };
     let mut after_scope = Scope {
-        rules,
-        ignore: Bitboard::EMPTY,
         excluded,
+        ..Scope::new(rules)
     };
     let mut board_before = Board::new(pos);
     let before = threat::threats(&mut board_before, side, &before_scope);
@@ -234,19 +233,25 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
                 exemption = Some(Exemption::SelfInflicted);
             }
         }
-        if !mate_threat && chases.is_empty() && !matches!(mover, PieceKind::King | PieceKind::Pawn)
-        {
-            chases = combinations(pos, side, rules);
-            if !chases.is_empty() {
-                pos.unmake_move();
-                let old = if evasion {
-                    Vec::new()
-                } else {
-                    combinations_to_move(pos, side, rules)
-                };
-                pos.make_move(m);
-                chases.retain(|t| !old.iter().any(|o| o.victim == t.victim));
-            }
+    }
+    // §24.3 by check (and AXF alike): only for a move that is not already an attack
+    // and is not a king or pawn move (§26.1, §26.7).
+    if !check
+        && !mate_threat
+        && !king_evasion
+        && chases.is_empty()
+        && !matches!(mover, PieceKind::King | PieceKind::Pawn)
+    {
+        chases = combinations(pos, side, rules);
+        if !chases.is_empty() {
+            pos.unmake_move();
+            let old = if evasion {
+                Vec::new()
+            } else {
+                combinations_to_move(pos, side, rules)
+            };
+            pos.make_move(m);
+            chases.retain(|t| !old.iter().any(|o| o.victim == t.victim));
         }
     }
     pos.unmake_move();
@@ -297,9 +302,8 @@ fn opponent_pressing(pos: &mut Position, rules: RuleSet) -> bool {
     }
     pos.unmake_move();
     let scope = Scope {
-        rules,
         ignore: pos.checkers(),
-        excluded: Bitboard::EMPTY,
+        ..Scope::new(rules)
     };
     let before = threat::threats(&mut Board::new(pos), them, &scope);
     pos.make_move(last);
@@ -444,8 +448,14 @@ fn combinations_to_move(pos: &mut Position, side: Color, rules: RuleSet) -> Vec<
     if pos.side_to_move() != side || pos.in_check() {
         return Vec::new();
     }
-    let scope = Scope::new(rules);
-    let direct: Bitboard = threat::threats(&mut Board::new(pos), side, &scope)
+    // It really is our turn, now and after the check is answered: a same-kind
+    // piece attacking back cannot take first. Whatever we could win at once does
+    // not count as won by the combination.
+    let on_move = Scope {
+        on_move: true,
+        ..Scope::new(rules)
+    };
+    let direct: Bitboard = threat::threats(&mut Board::new(pos), side, &on_move)
         .iter()
         .map(|t| t.victim)
         .collect();
@@ -464,7 +474,7 @@ fn combinations_to_move(pos: &mut Position, side: Color, rules: RuleSet) -> Vec<
         for &r in answers.iter() {
             let lost = pos.piece_at(r.to()).map_or(0, |p| params::value(p, r.to()));
             pos.make_move(r);
-            let best = threat::threats(&mut Board::new(pos), side, &scope)
+            let best = threat::threats(&mut Board::new(pos), side, &on_move)
                 .into_iter()
                 .map(|t| Threat {
                     victim: mover_origin(t.victim, r),

@@ -94,6 +94,11 @@ pub struct Scope {
     /// Enemy pieces that are not targets (a pawn that has just crossed the river,
     /// §26.6).
     pub excluded: Bitboard,
+    /// The threatening side really is to move. Normally threats are judged as if
+    /// the side had been given a second move while the other side is to play, so a
+    /// same-kind piece attacking back could take first (an exchange offer, 兌); with
+    /// `on_move` it cannot.
+    pub on_move: bool,
 }
 
 impl Scope {
@@ -103,6 +108,7 @@ impl Scope {
             rules,
             ignore: Bitboard::EMPTY,
             excluded: Bitboard::EMPTY,
+            on_move: false,
         }
     }
 }
@@ -149,7 +155,11 @@ fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Opti
         return None;
     }
     let rook = victim.kind == PieceKind::Rook;
-    if attacker.kind == victim.kind && board.reaches(v, a) && board.is_legal(v, a, scope.ignore) {
+    if !scope.on_move
+        && attacker.kind == victim.kind
+        && board.reaches(v, a)
+        && board.is_legal(v, a, scope.ignore)
+    {
         // 兌 (§24.4): the other piece can take first. §26.9 (CXA): the offer is a
         // chase when accepting it loses material.
         if scope.rules != RuleSet::Cxa2011 {
