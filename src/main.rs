@@ -20,6 +20,8 @@ struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal move tree (move-generator test and benchmark).
     Perft(tools::perft_cmd::PerftArgs),
+    /// Rule on a game: status, repetition verdict (棋例, CXA 2011 or AXF), legal moves.
+    Judge(tools::judge_cmd::JudgeArgs),
 }
 
 fn main() -> ExitCode {
@@ -27,5 +29,6 @@ fn main() -> ExitCode {
     match cli.command {
         None => ExitCode::SUCCESS,
         Some(Command::Perft(args)) => tools::perft_cmd::run(&args),
+        Some(Command::Judge(args)) => tools::judge_cmd::run(&args),
     }
 }

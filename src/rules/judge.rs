@@ -128,7 +128,7 @@ impl JudgeError {
 impl fmt::Display for JudgeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            JudgeError::Fen(e) => write!(f, "invalid FEN: {e}"),
+            JudgeError::Fen(e) => write!(f, "{e}"),
             JudgeError::Syntax { text, ply } => write!(f, "ply {ply}: invalid move text {text:?}"),
             JudgeError::Illegal { mv, ply } => write!(f, "ply {ply}: illegal move {mv}"),
         }
