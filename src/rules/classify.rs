@@ -246,7 +246,9 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
         if !chases.is_empty() {
             pos.unmake_move();
             let old = if evasion {
-                Vec::new()
+                // §26.3: what a king step answering the same check also leaves
+                // standing was brought about by the check, not by this answer.
+                after_king_steps(pos, |p| combinations(p, side, rules))
             } else {
                 combinations_to_move(pos, side, rules)
             };
@@ -428,6 +430,28 @@ fn new_mate_threat(pos: &mut Position) -> bool {
     }
     pos.make_move(evasion);
     !existed && !self_inflicted
+}
+
+/// The union of `f` over the positions after each legal king step of the side to
+/// move (`pos` is restored).
+fn after_king_steps(
+    pos: &mut Position,
+    mut f: impl FnMut(&mut Position) -> Vec<Threat>,
+) -> Vec<Threat> {
+    let ksq = pos.king_square(pos.side_to_move());
+    let steps: Vec<Move> = pos
+        .legal_moves()
+        .iter()
+        .copied()
+        .filter(|k| k.from() == ksq)
+        .collect();
+    let mut out = Vec::new();
+    for k in steps {
+        pos.make_move(k);
+        out.extend(f(pos));
+        pos.unmake_move();
+    }
+    out
 }
 
 /// §24.3 by check (`pos` after the move, the opponent to move, not in check):

@@ -165,11 +165,7 @@ fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Opti
         if scope.rules != RuleSet::Cxa2011 {
             return None;
         }
-        let won = value_at(board, a);
-        let captured = board.make(v, a);
-        let back = exchange::see(board, a, attacker.color, scope.ignore);
-        board.unmake(v, a, captured);
-        let loss = back - won;
+        let loss = acceptance_loss(board, a, v, scope.ignore);
         return (loss > 0).then_some(Threat {
             victim: v,
             attacker: a,
@@ -183,6 +179,17 @@ fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Opti
         });
     }
     let o = exchange::outcome(board, a, v, scope.ignore);
+    if scope.rules == RuleSet::Cxa2011
+        && !scope.on_move
+        && o.rooted
+        && offers_even_exchange(board, v, scope)
+    {
+        // §26.10.2: a protected piece that can itself take a same-kind attacker in
+        // an even exchange is offered an exchange (兌), not chased, even though
+        // another piece (the rook) touches it too. Unprotected, it is chased
+        // (§26.10.1), which the ordinary test finds.
+        return None;
+    }
     let value = value_at(board, v);
     let exposure = if scope.rules == RuleSet::Cxa2011 {
         o.exposure
@@ -222,6 +229,52 @@ fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Opti
         means: Means::Capture,
         gain,
     })
+}
+
+/// §26.9: what the side of `v` loses by accepting the exchange offered by `a` (a
+/// same-kind piece), i.e. by playing `v`x`a`: the best the offering side then
+/// wins — taking back on `a`'s point, or taking a piece whose protection `v`
+/// provided (counted as the increase of its exchange value) — less the piece won.
+fn acceptance_loss(board: &mut Board, a: Square, v: Square, ignore: Bitboard) -> i32 {
+    let side = board.piece(a).expect("offering piece").color;
+    let them = !side;
+    let others: Vec<Square> =
+        (board.color(them) - board.pieces(them, PieceKind::King) - Bitboard::from(v))
+            .into_iter()
+            .collect();
+    let before: Vec<i32> = others
+        .iter()
+        .map(|&p| exchange::see(board, p, side, ignore))
+        .collect();
+    let won = value_at(board, a);
+    let captured = board.make(v, a);
+    let mut best = exchange::see(board, a, side, ignore);
+    for (&p, &b) in others.iter().zip(&before) {
+        best = best.max(exchange::see(board, p, side, ignore) - b);
+    }
+    board.unmake(v, a, captured);
+    best - won
+}
+
+/// True if the piece on `v` can legally take a piece of the other side of its own
+/// kind that attacks it, without losing material in the exchange that follows.
+fn offers_even_exchange(board: &mut Board, v: Square, scope: &Scope) -> bool {
+    let victim = board.piece(v).expect("victim");
+    let side = !victim.color;
+    let same = board.attackers(v, side, board.occupied()) & board.pieces(side, victim.kind);
+    for s in same {
+        if !(board.reaches(v, s) && board.is_legal(v, s, scope.ignore)) {
+            continue;
+        }
+        let won = value_at(board, s);
+        let captured = board.make(v, s);
+        let back = exchange::see(board, s, side, scope.ignore);
+        board.unmake(v, s, captured);
+        if won - back >= 0 {
+            return true;
+        }
+    }
+    false
 }
 
 /// §26.7: a pawn's capture counts only when it unmasks a check by another piece.
