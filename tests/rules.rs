@@ -563,3 +563,85 @@ mod articles {
         assert_eq!(ruling(fen, moves, AXF).0, "none");
     }
 }
+
+/// Properties over random legal games that are steered into repetitions.
+mod properties {
+    use chuhan::core::{Move, Position, Terminal};
+    use chuhan::rules::{RuleSet, Status, Winner, judge_position, repetition};
+    use proptest::prelude::*;
+
+    /// Plays `steps` from the start position: each step either reverses the mover's
+    /// previous move (when `back` is set and that is legal — this is what makes
+    /// cycles) or plays the legal move chosen by `pick`.
+    fn play(steps: &[(bool, u16)]) -> Position {
+        let mut pos = Position::startpos();
+        for &(back, pick) in steps {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let n = pos.game_ply();
+            let reverse = (n >= 2)
+                .then(|| pos.history()[n - 1].mv)
+                .filter(|m| m.is_some())
+                .map(|m| Move::new(m.to(), m.from()))
+                .filter(|&m| back && legal.contains(m));
+            let m = reverse.unwrap_or(legal[pick as usize % legal.len()]);
+            pos.make_move(m);
+        }
+        pos
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+        #[test]
+        fn judge_is_total_and_lists_the_legal_moves(
+            steps in proptest::collection::vec((proptest::bool::weighted(0.8), any::<u16>()), 0..90)
+        ) {
+            let pos = play(&steps);
+            let legal = pos.legal_moves();
+            for rules in RuleSet::ALL {
+                let j = judge_position(&pos, rules);
+                let listed: Vec<String> = j.moves.iter().map(|m| m.mv.clone()).collect();
+                let expected: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
+                prop_assert_eq!(listed, expected);
+                for m in &j.moves {
+                    prop_assert!(["none", "draw", "ban"].contains(&m.verdict.as_str()));
+                }
+                if let Some(r) = &j.repetition {
+                    prop_assert!(r.occurrences >= 3);
+                    prop_assert!(["red", "black", "none"].contains(&r.must_vary.as_str()));
+                    prop_assert!(!r.cycle.is_empty() && r.cycle.len() % 2 == 0);
+                }
+                match pos.terminal() {
+                    Terminal::Checkmate => prop_assert_eq!(j.status, Status::Checkmate),
+                    Terminal::Stalemate => prop_assert_eq!(j.status, Status::Stalemate),
+                    Terminal::Ongoing => prop_assert!(!matches!(j.status, Status::Checkmate | Status::Stalemate)),
+                }
+                if j.status == Status::Ongoing {
+                    prop_assert_eq!(j.winner, None);
+                }
+                // The search-facing test agrees with the judge on the final position.
+                let rep = repetition(&pos, rules, 3);
+                if j.status == Status::Repetition {
+                    let r = rep.expect("a repetition");
+                    let vary = j.repetition.as_ref().map(|r| r.must_vary.clone());
+                    prop_assert_eq!(vary, Some(r.must_vary.map_or("none", |c| c.name()).to_string()));
+                    if r.must_vary.is_none() {
+                        prop_assert_eq!(j.winner, Some(Winner::Draw));
+                    }
+                } else if pos.terminal() == Terminal::Ongoing {
+                    prop_assert!(rep.is_none());
+                }
+                // One line of JSON with the keys.
+                let line = j.to_json_line();
+                prop_assert!(!line.contains('\n'));
+                let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+                for key in ["rules", "fen", "status", "winner", "repetition", "moves"] {
+                    prop_assert!(v.get(key).is_some(), "missing {}", key);
+                }
+            }
+        }
+    }
+}
