@@ -374,6 +374,25 @@ mod articles {
     }
 
     #[test]
+    fn s26_2_lone_defender() {
+        // Red's lone rook against two black rooks goes for an unprotected elephant:
+        // 閒 for the defending side (§26.2). With a second red attacking piece the
+        // same move is a chase; AXF has no such clause.
+        let fen = "r3k3r/9/9/9/6b2/1R7/9/9/9/3K5 w";
+        let c = class(fen, "", "b4b5", CXA);
+        assert_eq!(
+            (c.label(), c.exemption),
+            (Label::Idle, Some(Exemption::LoneDefender))
+        );
+        assert_eq!(class(fen, "", "b4b5", AXF).label(), Label::Chase);
+        let c = class("r3k3r/9/9/9/6b2/1R7/9/9/9/3K2N2 w", "", "b4b5", CXA);
+        assert_eq!(
+            chases(&c),
+            [(sq("g5"), ChaseKind::Unrooted, Means::Capture)]
+        );
+    }
+
+    #[test]
     fn s26_3_self_inflicted() {
         // Rc0-c9+ abandons rank 0; every answer now threatens Rb0+ Rc0 R×c0#. The
         // horse's interposition is not a 殺: red brought the threat on itself (自斃,
@@ -441,6 +460,16 @@ mod articles {
         let fen = "4k4/9/9/9/4p4/9/9/R8/9/3K5 w";
         assert_eq!(class(fen, "a2a3 e5e4", "a3a4", CXA).label(), Label::Idle);
         assert_eq!(class(fen, "a2a3 e5e4", "a3a4", AXF).label(), Label::Chase);
+    }
+
+    #[test]
+    fn s26_6_pawn_for_a_rook() {
+        // "主動送兵換車為捉": the crossed pawn steps up beside the rook — a chase under
+        // CXA, although pawns may otherwise chase (§26.1); AXF lets pawns chase.
+        let fen = "4k4/9/9/3r5/2P6/9/9/9/9/5K3 w";
+        let c = class(fen, "", "c5c6", CXA);
+        assert_eq!(chases(&c), [(sq("d6"), ChaseKind::Rook, Means::Capture)]);
+        assert_eq!(class(fen, "", "c5c6", AXF).label(), Label::Idle);
     }
 
     #[test]

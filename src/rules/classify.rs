@@ -61,6 +61,9 @@ pub enum Exemption {
     KingEvasion,
     /// §26.3: the mate threat was brought on by the opponent's own check (自斃).
     SelfInflicted,
+    /// §26.2: a defending side with a single attacking piece; the chases of
+    /// advisors and elephants that come with its moves are 閒.
+    LoneDefender,
 }
 
 /// Everything the rules need to know about one move of a cycle.
@@ -149,6 +152,11 @@ impl MoveClass {
                 Some(Exemption::KingEvasion) => {
                     "king answers a check: any chase or threat it makes is 閒 (§26.1.2)".to_string()
                 }
+                Some(Exemption::LoneDefender) => {
+                    "the defending side's only attacking piece; chasing advisors or elephants \
+                     on the way is 閒 (§26.2)"
+                        .to_string()
+                }
                 Some(Exemption::SelfInflicted) => {
                     "answers a check; the mate threat stems from the checker's 自斃 (§24.18, §26.3)"
                         .to_string()
@@ -233,6 +241,10 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
                 exemption = Some(Exemption::SelfInflicted);
             }
         }
+    }
+    if cxa && !chases.is_empty() && lone_defender(pos, side, &chases) {
+        chases.clear();
+        exemption = Some(Exemption::LoneDefender);
     }
     // §24.3 by check (and AXF alike): only for a move that is not already an attack
     // and is not a king or pawn move (§26.1, §26.7).
@@ -430,6 +442,33 @@ fn new_mate_threat(pos: &mut Position) -> bool {
     }
     pos.make_move(evasion);
     !existed && !self_inflicted
+}
+
+/// The attacking pieces of `side`: rooks, horses, cannons and crossed pawns.
+fn attackers_count(pos: &Position, side: Color) -> u32 {
+    let crossed = pos
+        .pieces(side, PieceKind::Pawn)
+        .into_iter()
+        .filter(|&p| params::crossed(side, p))
+        .count() as u32;
+    (pos.pieces(side, PieceKind::Rook)
+        | pos.pieces(side, PieceKind::Horse)
+        | pos.pieces(side, PieceKind::Cannon))
+    .count()
+        + crossed
+}
+
+/// §26.2 (our reading): `side` defends — it has a single attacking piece against
+/// several — and its chases (in `pos`, after the move) hit only advisors and
+/// elephants. Whether the piece stands on "the key drawing point" is left to the
+/// arbiter; the material test is what a program can check.
+fn lone_defender(pos: &Position, side: Color, chases: &[Threat]) -> bool {
+    attackers_count(pos, side) == 1
+        && attackers_count(pos, !side) > 1
+        && chases.iter().all(|t| {
+            pos.piece_at(t.victim)
+                .is_some_and(|p| matches!(p.kind, PieceKind::Advisor | PieceKind::Elephant))
+        })
 }
 
 /// The union of `f` over the positions after each legal king step of the side to

@@ -13,7 +13,8 @@
 //!
 //! Targets are every enemy piece but the king and the pawns still on their own side
 //! of the river (§26.6). A pawn is a capturer only when its capture unmasks a check
-//! by another piece (§26.7). Same-kind mutual attacks are exchange offers (兌, §24.4)
+//! by another piece (§26.7) or, under CXA, when it goes for a rook (§26.6: "主動送
+//! 兵換車為捉"). Same-kind mutual attacks are exchange offers (兌, §24.4)
 //! unless the other piece cannot take back; §26.9 turns an offer into a chase when
 //! accepting it loses material.
 
@@ -151,10 +152,13 @@ pub fn threats(board: &mut Board, side: Color, scope: &Scope) -> Vec<Threat> {
 fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Option<Threat> {
     let attacker = board.piece(a).expect("attacker");
     let victim = board.piece(v).expect("victim");
-    if attacker.kind == PieceKind::Pawn && !unmasks_check(board, a, v) {
+    let rook = victim.kind == PieceKind::Rook;
+    if attacker.kind == PieceKind::Pawn
+        && !(rook && scope.rules == RuleSet::Cxa2011)
+        && !unmasks_check(board, a, v)
+    {
         return None;
     }
-    let rook = victim.kind == PieceKind::Rook;
     if !scope.on_move
         && attacker.kind == victim.kind
         && board.reaches(v, a)
