@@ -26,7 +26,9 @@ fn quiet_reversible(pos: &Position) -> Vec<Move> {
         .copied()
         .filter(|m| {
             pos.piece_at(m.to()).is_none()
-                && pos.piece_at(m.from()).is_some_and(|p| p.kind != PieceKind::Pawn)
+                && pos
+                    .piece_at(m.from())
+                    .is_some_and(|p| p.kind != PieceKind::Pawn)
         })
         .collect()
 }
@@ -89,7 +91,7 @@ fn long_game(with_cycles: bool) -> Position {
             .copied()
             .filter(|m| pos.piece_at(m.to()).is_none())
             .collect();
-        let pool: &[Move] = if quiet.is_empty() || rng.next() % 8 == 0 {
+        let pool: &[Move] = if quiet.is_empty() || rng.next().is_multiple_of(8) {
             &legal
         } else {
             &quiet
