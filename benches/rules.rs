@@ -3,7 +3,7 @@
 //! repetition.
 
 use chuhan::core::{Move, PieceKind, Position};
-use chuhan::rules::{RuleSet, judge_position, repetition};
+use chuhan::rules::{ClassCache, RuleSet, judge_position, repetition, repetition_cached};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -121,6 +121,10 @@ fn benches(c: &mut Criterion) {
     });
     c.bench_function("repetition: 3-fold cycle (cxa2011)", |b| {
         b.iter(|| repetition(black_box(&game), RuleSet::Cxa2011, 3))
+    });
+    let mut cache = ClassCache::new();
+    c.bench_function("repetition: 3-fold cycle, warm cache (cxa2011)", |b| {
+        b.iter(|| repetition_cached(black_box(&game), RuleSet::Cxa2011, 3, &mut cache))
     });
 }
 

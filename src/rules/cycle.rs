@@ -6,6 +6,7 @@
 //! search, by a null move) is never counted, while the game's start position is.
 
 use super::classify::{MoveClass, classify};
+use super::params;
 use super::ruleset::RuleSet;
 use super::verdict::{self, Identities, Pattern, Verdict};
 use crate::core::{Color, Move, Position, State};
@@ -81,7 +82,9 @@ pub fn find(pos: &Position, fold: u32, rules: RuleSet) -> Option<Cycle> {
 }
 
 /// Memo of move classifications, keyed by the two positions before the move, the
-/// move and the rule set (a classification looks back one ply, for §26.1.2).
+/// move and the rule set (a classification looks back one ply, for §26.1.2). It
+/// holds at most [`params::CLASS_CACHE_ENTRIES`] entries and starts afresh when
+/// full, so a search thread can keep one for its whole life.
 #[derive(Default, Debug)]
 pub struct ClassCache {
     map: HashMap<(u64, u64, Move, RuleSet), MoveClass>,
@@ -91,6 +94,27 @@ impl ClassCache {
     /// An empty cache.
     pub fn new() -> ClassCache {
         ClassCache::default()
+    }
+
+    /// Number of classifications held.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// True if nothing is held.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    fn get(&self, key: &(u64, u64, Move, RuleSet)) -> Option<&MoveClass> {
+        self.map.get(key)
+    }
+
+    fn insert(&mut self, key: (u64, u64, Move, RuleSet), class: MoveClass) {
+        if self.map.len() >= params::CLASS_CACHE_ENTRIES {
+            self.map.clear();
+        }
+        self.map.insert(key, class);
     }
 }
 
@@ -134,12 +158,12 @@ pub fn analyse(
             .last()
             .map_or(0, |s: &State| s.key ^ u64::from(s.mv.raw()));
         let key = (prev, line.key(), m, rules);
-        let class = match cache.as_deref_mut().and_then(|c| c.map.get(&key)) {
+        let class = match cache.as_deref_mut().and_then(|c| c.get(&key)) {
             Some(c) => c.clone(),
             None => {
                 let c = classify(&mut line, m, rules);
                 if let Some(cache) = cache.as_deref_mut() {
-                    cache.map.insert(key, c.clone());
+                    cache.insert(key, c.clone());
                 }
                 c
             }

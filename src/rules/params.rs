@@ -36,6 +36,10 @@ pub const MATE_PROBE_NODES: u32 = 40_000;
 /// offer and being mated).
 pub const IMMEDIATE_MATE_DEPTH: u32 = 1;
 
+/// Most classifications a [`super::ClassCache`] holds before it starts afresh
+/// (each is a few hundred bytes).
+pub const CLASS_CACHE_ENTRIES: usize = 4096;
+
 /// §4.2.4: sixty moves (120 plies) without a capture is a draw.
 pub const SIXTY_MOVE_PLIES: u32 = 120;
 /// §22.2: of the claimant's checks at most ten count towards the sixty moves.

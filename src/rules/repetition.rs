@@ -9,7 +9,8 @@
 //!   current key may have occurred before. Without a repetition the call is one key
 //!   comparison per two plies back to the last capture or null move; with one it
 //!   classifies the cycle's moves (threat sets, bounded mate probes), typically
-//!   tens of microseconds per move.
+//!   tens of microseconds per move — use [`repetition_cached`] with one
+//!   [`ClassCache`] per thread so that a cycle met again costs a few lookups.
 //! * **Fold.** Pass `fold = 3` when the earlier occurrences lie at or before the
 //!   root (the real game must reach the 待判局面 of §23.1) and `fold = 2` when the
 //!   cycle lies wholly after the root (the opponent can always complete it), as
@@ -30,7 +31,7 @@
 //! * Rule-dependent scores depend on the path: mix a "has repeated" bit into the TT
 //!   key, or do not store them.
 
-use super::cycle::{self, analyse};
+use super::cycle::{self, ClassCache, analyse};
 use super::ruleset::RuleSet;
 use crate::core::{Color, Position};
 
@@ -79,8 +80,30 @@ pub struct Repetition {
 /// assert!(r.immediate);
 /// ```
 pub fn repetition(pos: &Position, rules: RuleSet, fold: u32) -> Option<Repetition> {
+    rule(pos, rules, fold, None)
+}
+
+/// [`repetition`] with a classification memo: within one search the same cycle
+/// moves are met again and again, and each classification costs tens of
+/// microseconds (threat sets, bounded mate probes). Keep one [`ClassCache`] per
+/// search thread.
+pub fn repetition_cached(
+    pos: &Position,
+    rules: RuleSet,
+    fold: u32,
+    cache: &mut ClassCache,
+) -> Option<Repetition> {
+    rule(pos, rules, fold, Some(cache))
+}
+
+fn rule(
+    pos: &Position,
+    rules: RuleSet,
+    fold: u32,
+    cache: Option<&mut ClassCache>,
+) -> Option<Repetition> {
     let found = cycle::find(pos, fold, rules)?;
-    let a = analyse(pos, found, rules, None);
+    let a = analyse(pos, found, rules, cache);
     let stm = pos.side_to_move();
     let outcome = match a.verdict.must_vary {
         None => Outcome::Draw,
@@ -93,4 +116,30 @@ pub fn repetition(pos: &Position, rules: RuleSet, fold: u32) -> Option<Repetitio
         must_vary: a.verdict.must_vary,
         immediate: a.verdict.immediate,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cached_and_uncached_agree() {
+        let mut pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
+        let mut cache = ClassCache::new();
+        for m in "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9 e9e8".split(' ') {
+            pos.make_move(m.parse().unwrap());
+            for rules in RuleSet::ALL {
+                for fold in [2, 3] {
+                    assert_eq!(
+                        repetition(&pos, rules, fold),
+                        repetition_cached(&pos, rules, fold, &mut cache)
+                    );
+                }
+            }
+        }
+        assert!(!cache.is_empty());
+        // Two-fold: black to move after a8a9 the second time, red the violator.
+        let r = repetition(&pos, RuleSet::Axf, 2).unwrap();
+        assert_eq!((r.outcome, r.must_vary), (Outcome::Loss, Some(Color::Red)));
+    }
 }
