@@ -8,10 +8,10 @@
 //! * [`exchange`] — what a capture wins after the exchange on its point;
 //! * [`threat`] — which pieces a side threatens to win (the stuff of 捉);
 //! * [`mate`] — bounded checks-only mate probes (殺);
-//! * [`classify`] — one move of a cycle: 將, 殺, 捉 or 閒 (§24, §26);
+//! * [`classify`](mod@classify) — one move of a cycle: 將, 殺, 捉 or 閒 (§24, §26);
 //! * [`verdict`] — each side's pattern and the ruling table (§25, §26.8, AXF);
 //! * [`cycle`] — finding repetitions (§23.1–23.2) and analysing them;
-//! * [`repetition`] — the fast search-facing test;
+//! * [`repetition`](mod@repetition) — the fast search-facing test;
 //! * [`status`] — game end after a move;
 //! * [`judge`](mod@judge) — the arbiter's full ruling as JSON.
 //!
