@@ -113,13 +113,23 @@ impl MoveClass {
 
     /// A one-line reason citing the article.
     pub fn why(&self) -> String {
+        // Articles are CXA 2011's; AXF reports carry none.
+        let cxa = self.rules == RuleSet::Cxa2011;
+        let cite = |text: &str, art: &str| {
+            if cxa {
+                format!("{text} ({art})")
+            } else {
+                text.to_string()
+            }
+        };
         let victims = |ts: &[Threat]| {
             ts.iter()
                 .map(|t| {
-                    let how = match t.means {
-                        Means::Capture => "",
-                        Means::Offer => ", §26.9 offer",
-                        Means::Combination => ", §24.3 by check",
+                    let how = match (t.means, cxa) {
+                        (Means::Capture, _) => "",
+                        (Means::Offer, _) => ", §26.9 offer",
+                        (Means::Combination, true) => ", §24.3 by check",
+                        (Means::Combination, false) => ", after a check",
                     };
                     format!("{} {}{}", t.kind.name(), t.victim, how)
                 })
@@ -129,8 +139,8 @@ impl MoveClass {
         match self.label() {
             Label::Check => {
                 if self.chases.is_empty() {
-                    "checks (§24.1)".to_string()
-                } else if self.rules == RuleSet::Cxa2011 {
+                    cite("checks", "§24.1")
+                } else if cxa {
                     format!(
                         "checks (§24.1); also threatens {} — the heavier effect counts (§26.4)",
                         victims(&self.chases)
@@ -141,27 +151,31 @@ impl MoveClass {
             }
             Label::MateThreat => {
                 if self.evasion {
-                    "answers a check and creates a new mate threat (§24.2, §26.1.2, §26.3)"
-                        .to_string()
+                    cite(
+                        "answers a check and creates a new mate threat",
+                        "§24.2, §26.1.2, §26.3",
+                    )
                 } else {
-                    "threatens mate by consecutive checks (§24.2)".to_string()
+                    cite("threatens mate by consecutive checks", "§24.2")
                 }
             }
-            Label::Chase => format!("{} (§24.3)", victims(&self.chases)),
+            Label::Chase => cite(&format!("threatens {}", victims(&self.chases)), "§24.3"),
             Label::Idle => match self.exemption {
-                Some(Exemption::KingEvasion) => {
-                    "king answers a check: any chase or threat it makes is 閒 (§26.1.2)".to_string()
-                }
-                Some(Exemption::LoneDefender) => {
-                    "the defending side's only attacking piece; chasing advisors or elephants \
-                     on the way is 閒 (§26.2)"
-                        .to_string()
-                }
-                Some(Exemption::SelfInflicted) => {
-                    "answers a check; the mate threat stems from the checker's 自斃 (§24.18, §26.3)"
-                        .to_string()
-                }
-                None => "no check, mate threat or new chase (§24.8)".to_string(),
+                Some(Exemption::KingEvasion) => cite(
+                    "king answers a check: any chase or threat it makes is 閒",
+                    "§26.1.2",
+                ),
+                Some(Exemption::LoneDefender) => cite(
+                    "the defending side's only attacking piece; chasing advisors or \
+                     elephants on the way is 閒",
+                    "§26.2",
+                ),
+                Some(Exemption::SelfInflicted) => cite(
+                    "answers a check; the mate threat stems from the checker's 自斃",
+                    "§24.18, §26.3",
+                ),
+                None if cxa => "no check, mate threat or new chase (§24.8)".to_string(),
+                None => "no check and no new chase".to_string(),
             },
         }
     }
