@@ -674,3 +674,68 @@ mod properties {
         }
     }
 }
+
+/// The `chuhan judge` command line.
+mod cli {
+    use std::process::Command;
+
+    fn judge(args: &[&str]) -> (i32, String) {
+        let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+            .arg("judge")
+            .args(args)
+            .output()
+            .expect("run chuhan");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8(out.stdout).expect("utf-8"),
+        )
+    }
+
+    #[test]
+    fn json_ruling_on_a_cycle() {
+        let (code, out) = judge(&[
+            "--fen",
+            "4k4/9/9/9/9/9/9/9/9/R2K5 w",
+            "--moves",
+            "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9",
+            "--json",
+        ]);
+        assert_eq!(code, 0);
+        assert_eq!(out.lines().count(), 1);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["rules"], "cxa2011");
+        assert_eq!(v["status"], "repetition");
+        assert_eq!(v["winner"], "black");
+        assert_eq!(v["repetition"]["must_vary"], "red");
+        assert_eq!(v["repetition"]["red"], "長將");
+        assert_eq!(v["repetition"]["cycle"][1]["kind"], "將");
+    }
+
+    #[test]
+    fn readable_report_cites_articles() {
+        let (code, out) = judge(&[
+            "--fen",
+            "4k4/9/9/9/9/9/9/9/9/R2K5 w",
+            "--moves",
+            "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9",
+        ]);
+        assert_eq!(code, 0);
+        assert!(out.contains("§25.1") && out.contains("§23.5.1"), "{out}");
+        assert!(out.contains("red loses at once"), "{out}");
+    }
+
+    #[test]
+    fn errors_exit_with_code_2_and_json() {
+        let (code, out) = judge(&["--moves", "h2e2 h2e2", "--json"]);
+        assert_eq!(code, 2);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["ply"], 2);
+        assert!(v["error"].as_str().unwrap().contains("illegal"));
+        let (code, out) = judge(&["--fen", "not a fen"]);
+        assert_eq!(code, 2);
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["ply"], 0);
+        let (code, _) = judge(&["--moves", "h2e2 zz99"]);
+        assert_eq!(code, 2);
+    }
+}

@@ -30,6 +30,9 @@
 //!   unilateral 長將, §23.5.1) is the position lost at once.
 //! * Rule-dependent scores depend on the path: mix a "has repeated" bit into the TT
 //!   key, or do not store them.
+//! * **Sixty moves**: [`super::sixty_moves`] is one comparison until 120 plies have
+//!   passed without a capture; when it holds, score a draw unless the side to move
+//!   has no legal move (mate and 困斃 still lose).
 
 use super::cycle::{self, ClassCache, analyse};
 use super::ruleset::RuleSet;
