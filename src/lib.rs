@@ -10,10 +10,12 @@
 //! [`notation`] reads and writes moves (ICCS, WXF, Chinese), game records (PGN, XQF)
 //! and draws boards (text, SVG).
 //! [`book`] reads, probes and builds opening books.
+//! [`rules`] holds the repetition rules (棋例) and the end of the game.
 
 #![warn(missing_docs)]
 
 pub mod book;
 pub mod core;
 pub mod notation;
+pub mod rules;
 pub mod tools;

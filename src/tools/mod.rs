@@ -3,6 +3,7 @@
 
 pub mod book_cmd;
 pub mod convert_cmd;
+pub mod judge_cmd;
 pub mod perft_cmd;
 pub mod show_cmd;
 pub mod tournament;
