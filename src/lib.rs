@@ -12,6 +12,7 @@
 //! [`notation`] reads and writes moves (ICCS, WXF, Chinese), game records (PGN, XQF)
 //! and draws boards (text, SVG).
 //! [`book`] reads, probes and builds opening books.
+//! [`rules`] holds the repetition rules (棋例) and the end of the game.
 
 #![warn(missing_docs)]
 
@@ -20,5 +21,6 @@ pub mod core;
 pub mod eval;
 pub mod notation;
 pub mod protocol;
+pub mod rules;
 pub mod search;
 pub mod tools;

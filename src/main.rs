@@ -28,6 +28,8 @@ enum Command {
     Show(tools::show_cmd::ShowArgs),
     /// Opening books: compile, dump, build from games, probe.
     Book(tools::book_cmd::BookArgs),
+    /// Rule on a game: status, repetition verdict (棋例, CXA 2011 or AXF), legal moves.
+    Judge(tools::judge_cmd::JudgeArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,5 +44,6 @@ fn main() -> ExitCode {
         Some(Command::Convert(args)) => tools::convert_cmd::run(&args),
         Some(Command::Show(args)) => tools::show_cmd::run(&args),
         Some(Command::Book(args)) => tools::book_cmd::run(&args),
+        Some(Command::Judge(args)) => tools::judge_cmd::run(&args),
     }
 }

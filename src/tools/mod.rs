@@ -4,6 +4,7 @@
 pub mod bench_cmd;
 pub mod book_cmd;
 pub mod convert_cmd;
+pub mod judge_cmd;
 pub mod perft_cmd;
 pub mod show_cmd;
 pub mod tournament;
