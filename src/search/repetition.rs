@@ -26,9 +26,6 @@ pub enum Verdict {
     Loss,
 }
 
-/// Plies without a capture after which the game is drawn (60 moves per side).
-pub const RULE60_PLIES: u32 = 120;
-
 const FILTER_BITS: u32 = 14;
 
 /// Counts of positions on the current game-plus-search path by low key bits: a key
@@ -95,10 +92,11 @@ impl RepetitionFilter {
 /// * A position that occurred before, strictly after the root (a two-fold
 ///   repetition inside the tree), or twice before (a three-fold repetition counting
 ///   the game before the root), is a draw.
-/// * After 120 plies without a capture the game is drawn, unless the side to move
-///   has no legal move: then it loses.
+/// * After 120 plies without a capture (checks beyond a side's first ten not
+///   counted for it: [`crate::rules::sixty_moves`]) the game is drawn, unless the
+///   side to move has no legal move: then it loses.
 pub fn judge(pos: &Position, filter: &RepetitionFilter, ply: usize) -> Option<Verdict> {
-    if pos.rule60() >= RULE60_PLIES {
+    if crate::rules::sixty_moves(pos) {
         return Some(if pos.has_legal_move() {
             Verdict::Draw
         } else {
