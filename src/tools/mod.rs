@@ -4,6 +4,9 @@
 pub mod book_cmd;
 pub mod convert_cmd;
 pub mod judge_cmd;
+pub mod r#match;
+pub mod match_cmd;
 pub mod perft_cmd;
 pub mod show_cmd;
 pub mod tournament;
+pub mod tournament_cmd;
