@@ -250,7 +250,8 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Su
     drop(job_tx);
     enum Message {
         Started(ScheduledGame),
-        Done(ScheduledGame, Outcome),
+        /// A finished (or unstartable) game, and why the match must stop, if it must.
+        Done(ScheduledGame, Outcome, Option<String>),
     }
     let (msg_tx, msg_rx) = crossbeam_channel::unbounded::<Message>();
     std::thread::scope(|scope| {
@@ -262,6 +263,7 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Su
             scope.spawn(move || {
                 let mut engines: Vec<Option<Engine>> =
                     (0..config.engines.len()).map(|_| None).collect();
+                let mut failures = StartFailures::new(config.engines.len());
                 for g in jobs {
                     if stop.load(Ordering::SeqCst) {
                         break;
@@ -279,14 +281,19 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Su
                         });
                     }
                     let (red, black) = pair_mut(&mut engines, g.red, g.black);
-                    let outcome = match game::prepare(red, black) {
+                    let prepared = game::prepare(red, black);
+                    let abort = failures.note(&g, prepared.as_ref().err(), config);
+                    if abort.is_some() {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                    let outcome = match prepared {
                         Ok(()) => {
                             let setup = setup_for(config, &g, date);
                             Outcome::Played(Box::new(game::play(red, black, &setup)))
                         }
                         Err(f) => Outcome::NotStarted(f),
                     };
-                    if tx.send(Message::Done(g, outcome)).is_err() {
+                    if tx.send(Message::Done(g, outcome, abort)).is_err() {
                         break;
                     }
                 }
@@ -297,40 +304,21 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Su
         }
         drop(msg_tx);
         let mut open_pairs: HashMap<u32, u32> = HashMap::new();
-        let mut start_failures: Vec<u32> = vec![0; config.engines.len()];
-        let mut ever_started: Vec<bool> = vec![false; config.engines.len()];
         for msg in msg_rx {
-            let (g, outcome) = match msg {
+            let (g, outcome, abort) = match msg {
                 Message::Started(g) => {
                     on_event(MatchEvent::Started(&g));
                     continue;
                 }
-                Message::Done(g, o) => (g, o),
+                Message::Done(g, o, abort) => (g, o, abort),
             };
+            if abort.is_some() && summary.aborted.is_none() {
+                summary.aborted = abort;
+            }
             let report = match outcome {
-                Outcome::Played(r) => {
-                    for i in [g.red, g.black] {
-                        start_failures[i] = 0;
-                        ever_started[i] = true;
-                    }
-                    *r
-                }
+                Outcome::Played(r) => *r,
+                Outcome::NotStarted(f) if f.red.is_some() && f.black.is_some() => continue,
                 Outcome::NotStarted(f) => {
-                    if f.red.is_some() && f.black.is_some() {
-                        summary.aborted = Some(format!("game {}: {f}", g.number));
-                        stop.store(true, Ordering::SeqCst);
-                        continue;
-                    }
-                    let failed = if f.red.is_some() { g.red } else { g.black };
-                    start_failures[failed] += 1;
-                    if !ever_started[failed] || start_failures[failed] >= params::MAX_START_FAILURES
-                    {
-                        summary.aborted = Some(format!(
-                            "{} could not be started ({f})",
-                            config.engines[failed].name
-                        ));
-                        stop.store(true, Ordering::SeqCst);
-                    }
                     let setup = setup_for(config, &g, &date);
                     start_failure_report(config, &setup, &g, &f)
                 }
@@ -356,6 +344,46 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Su
         }
     });
     summary
+}
+
+/// One worker's record of its engines' start failures.
+struct StartFailures {
+    consecutive: Vec<u32>,
+    ever_started: Vec<bool>,
+}
+
+impl StartFailures {
+    fn new(engines: usize) -> StartFailures {
+        StartFailures {
+            consecutive: vec![0; engines],
+            ever_started: vec![false; engines],
+        }
+    }
+
+    /// Notes how preparing game `g` went; returns why the match must stop, if it
+    /// must: both engines failed, or one failed the first time it was needed or
+    /// [`params::MAX_START_FAILURES`] times in a row.
+    fn note(
+        &mut self,
+        g: &ScheduledGame,
+        failure: Option<&StartFailure>,
+        config: &MatchConfig,
+    ) -> Option<String> {
+        let Some(f) = failure else {
+            for i in [g.red, g.black] {
+                self.consecutive[i] = 0;
+                self.ever_started[i] = true;
+            }
+            return None;
+        };
+        if f.red.is_some() && f.black.is_some() {
+            return Some(format!("game {}: {f}", g.number));
+        }
+        let failed = if f.red.is_some() { g.red } else { g.black };
+        self.consecutive[failed] += 1;
+        (!self.ever_started[failed] || self.consecutive[failed] >= params::MAX_START_FAILURES)
+            .then(|| format!("{} could not be started ({f})", config.engines[failed].name))
+    }
 }
 
 /// Adds a finished game to the totals.

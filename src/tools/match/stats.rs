@@ -7,7 +7,9 @@
 //! `s ± 1.96·σ/√N` through the same formula and report half the width, as
 //! cutechess does. For game pairs (the same opening with colours swapped) the
 //! unit is the pair's average score (0, ¼, ½, ¾, 1), which removes the opening's
-//! bias from the variance. LOS = ½·(1 + erf((W − L)/√(2(W + L)))).
+//! bias from the variance. LOS = ½·(1 + erf((W − L)/√(2(W + L)))). A sample whose
+//! results are all alike (a sweep, all draws) has no measured spread: its error
+//! bars are infinite.
 
 use super::params::Z95;
 use std::fmt;
@@ -80,29 +82,20 @@ impl Pentanomial {
     }
 }
 
-/// Count, mean and variance of an outcome distribution given as `(value, count)`.
-/// A one-sided sample (zero variance) is regularised as fishtest does, every zero
-/// count replaced by 0.001, so that it still has error bars and an LLR.
+/// Count, mean and variance of an outcome distribution given as `(value, count)`;
+/// `None` when it is empty.
 pub(crate) fn mean_variance(dist: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
-    fn moments(dist: &[(f64, f64)]) -> (f64, f64, f64) {
-        let n: f64 = dist.iter().map(|&(_, c)| c).sum();
-        let mean = dist.iter().map(|&(x, c)| x * c).sum::<f64>() / n;
-        let var = dist
-            .iter()
-            .map(|&(x, c)| c * (x - mean).powi(2))
-            .sum::<f64>()
-            / n;
-        (n, mean, var)
-    }
-    if dist.iter().all(|&(_, c)| c == 0.0) {
+    let n: f64 = dist.iter().map(|&(_, c)| c).sum();
+    if n == 0.0 {
         return None;
     }
-    let exact = moments(dist);
-    if exact.2 > 0.0 {
-        return Some(exact);
-    }
-    let reg: Vec<(f64, f64)> = dist.iter().map(|&(x, c)| (x, c.max(1e-3))).collect();
-    Some(moments(&reg))
+    let mean = dist.iter().map(|&(x, c)| x * c).sum::<f64>() / n;
+    let var = dist
+        .iter()
+        .map(|&(x, c)| c * (x - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    Some((n, mean, var))
 }
 
 /// The logistic Elo difference of a score fraction (±∞ at 0 and 1).
@@ -157,6 +150,13 @@ pub struct EloEstimate {
 impl EloEstimate {
     fn from_distribution(dist: &[(f64, f64)]) -> Option<EloEstimate> {
         let (n, mean, var) = mean_variance(dist)?;
+        if var == 0.0 {
+            // All results alike: the sample says nothing about its spread.
+            return Some(EloEstimate {
+                elo: elo(mean),
+                margin: f64::INFINITY,
+            });
+        }
         let sd = (var / n).sqrt();
         let hi = elo(mean + Z95 * sd);
         let lo = elo(mean - Z95 * sd);
@@ -288,14 +288,21 @@ mod tests {
     }
 
     #[test]
-    fn one_sided_results_still_have_error_bars() {
-        let t = Tally {
+    fn results_all_alike_have_unbounded_error_bars() {
+        let sweep = Tally {
             wins: 6,
             losses: 0,
             draws: 0,
         };
-        let e = EloEstimate::from_tally(&t).unwrap();
-        assert!(e.elo.is_finite() && e.elo > 1000.0);
-        assert!(!e.margin.is_nan());
+        let e = EloEstimate::from_tally(&sweep).unwrap();
+        assert_eq!((e.elo, e.margin), (f64::INFINITY, f64::INFINITY));
+        assert_eq!(e.to_string(), "inf +/- inf");
+        let draws = Tally {
+            wins: 0,
+            losses: 0,
+            draws: 4,
+        };
+        let e = EloEstimate::from_tally(&draws).unwrap();
+        assert_eq!((e.elo, e.margin), (0.0, f64::INFINITY));
     }
 }
