@@ -1017,3 +1017,17 @@ fn a_tournament_player_forfeits_an_engine_that_cannot_start() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn the_shipped_opening_suite_loads() {
+    use chuhan::tools::r#match::openings;
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("books/openings.txt");
+    let suite = openings::load(&path).unwrap();
+    assert_eq!(suite.len(), 40);
+    let mut seen = std::collections::HashSet::new();
+    for o in &suite {
+        assert_eq!(o.fen(), chuhan::core::START_FEN);
+        assert!((4..=8).contains(&o.moves().len()), "{:?}", o.moves());
+        assert!(seen.insert(o.moves().to_vec()), "duplicate {:?}", o.moves());
+    }
+}

@@ -334,7 +334,7 @@ pub fn play(red: &mut Engine, black: &mut Engine, setup: &GameSetup) -> GameRepo
     let mut record = notation::Game::new(pos.clone());
     for (k, v) in [
         ("Event", setup.event.as_str()),
-        ("Site", "chuhan match"),
+        ("Site", "?"),
         ("Date", setup.date.as_str()),
         ("Round", setup.round.as_str()),
         ("Red", red.config().name.as_str()),

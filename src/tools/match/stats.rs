@@ -192,7 +192,8 @@ impl EloEstimate {
 impl fmt::Display for EloEstimate {
     /// `88.7 +/- 143.9`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:.1} +/- {:.1}", self.elo, self.margin)
+        // `+ 0.0` turns −0 into 0.
+        write!(f, "{:.1} +/- {:.1}", self.elo + 0.0, self.margin)
     }
 }
 
@@ -267,6 +268,7 @@ mod tests {
         let e = EloEstimate::from_tally(&t).unwrap();
         assert!(e.elo.abs() < 1e-12);
         assert!(e.margin > 0.0);
+        assert!(e.to_string().starts_with("0.0 +/- "), "{e}");
         assert!((los(&t).unwrap() - 0.5).abs() < 1e-6);
         assert!((expected_score(elo(0.3)) - 0.3).abs() < 1e-12);
     }
