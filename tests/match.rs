@@ -314,7 +314,7 @@ fn fake_engine() {
 /// A scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("match-tests")
+        .join(format!("match-tests-{}", std::process::id()))
         .join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

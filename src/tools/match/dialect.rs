@@ -170,7 +170,7 @@ pub fn parse_move(text: &str, ranks: RankBase) -> Option<Move> {
             .iter()
             .take_while(|b| b.is_ascii_digit())
             .count();
-        if digits == 0 || digits > 2 {
+        if digits == 0 || digits > 2 || (digits == 2 && bytes[at + 1] == b'0') {
             return None;
         }
         let n: u8 = text[at + 1..at + 1 + digits].parse().ok()?;
@@ -410,7 +410,25 @@ fn parse_bestmove(words: &[&str]) -> EngineLine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Color;
+    use crate::core::{Color, Position};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever an engine prints, reading it never panics, and a move read
+        /// from any text either is no move or is judged by the position safely.
+        #[test]
+        fn arbitrary_engine_output_is_read_safely(line in "\\PC{0,80}", word in "[a-k]?[0-9]{0,3}[a-k]?[0-9]{0,3}") {
+            let _ = parse_line(&line);
+            let _ = parse_line(&format!("bestmove {word} {line}"));
+            let _ = parse_line(&format!("info {line}"));
+            for base in [RankBase::Zero, RankBase::One] {
+                if let Some(m) = parse_move(&word, base) {
+                    prop_assert_eq!(format_move(m, base), word.to_ascii_lowercase());
+                    let _ = Position::startpos().is_legal(m);
+                }
+            }
+        }
+    }
     use crate::tools::tournament::clock::{Clock, ClockSetting};
 
     #[test]

@@ -359,7 +359,7 @@ impl Engine {
     /// after a crash or a kill), else tells it a new game begins; then `isready`.
     pub fn new_game(&mut self) -> Result<(), EngineError> {
         if !self.is_running() {
-            return self.start();
+            self.start()?;
         }
         let line = match self.dialect {
             Dialect::Uci => Some("ucinewgame".to_string()),

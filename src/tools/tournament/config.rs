@@ -639,6 +639,26 @@ mod tests {
     }"#;
 
     #[test]
+    fn rank_bases_read_and_write() {
+        let with = |ranks: &str| {
+            MINIMAL.replace(
+                r#"{"name": "a", "command": "x"}"#,
+                &format!(r#"{{"name": "a", "command": "x", "ranks": {ranks}}}"#),
+            )
+        };
+        let c = TournamentConfig::from_json(&with("1")).unwrap();
+        assert_eq!(c.engines[0].ranks, RankBase::One);
+        assert_eq!(c.engines[1].ranks, RankBase::Auto);
+        let c = TournamentConfig::from_json(&with("\"0\"")).unwrap();
+        assert_eq!(c.engines[0].ranks, RankBase::Zero);
+        assert!(TournamentConfig::from_json(&with("2")).is_err());
+        let json = serde_json::to_string(&c.engines[1]).unwrap();
+        assert!(!json.contains("ranks"), "{json}");
+        let json = serde_json::to_string(&c.engines[0]).unwrap();
+        assert!(json.contains("\"ranks\":0"), "{json}");
+    }
+
+    #[test]
     fn minimal_config_gets_defaults() {
         let c = TournamentConfig::from_json(MINIMAL).unwrap();
         assert_eq!(c.rules, RuleSet::Cxa2011);
