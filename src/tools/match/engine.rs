@@ -2,10 +2,11 @@
 //! options, and asks it for moves under a deadline.
 //!
 //! * **Handshake.** With `proto=auto` the driver sends `ucci` and waits
-//!   [`Timeouts::detect`] for `ucciok`; an engine that says it does not know the
-//!   command, stays silent or exits is asked `uci` instead (restarted first if it
-//!   exited, as ElephantEye does on a first line other than `ucci`). With a forced
-//!   protocol only that handshake is tried.
+//!   [`Timeouts::detect`] for `ucciok`. An engine that says it does not know the
+//!   command is asked `uci` next; one that exits or stays silent is started afresh
+//!   and asked `uci` (so an engine is never left half in one protocol; a UCCI
+//!   engine slower to start than the detection wait needs `proto=ucci`). With a
+//!   forced protocol only that handshake is tried.
 //! * **Set-up.** UCCI engines that advertise `usemillisec` get
 //!   `setoption usemillisec true` and clocks in milliseconds, others clocks in
 //!   seconds; a UCI engine that advertises `UCI_Variant` gets `xiangqi` unless the
@@ -144,6 +145,19 @@ pub struct Search<'a> {
     pub deadline: Duration,
 }
 
+/// How a handshake went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Handshake {
+    /// `ucciok` or `uciok`.
+    Done,
+    /// The engine said it does not know the command.
+    Refused,
+    /// Nothing in time.
+    Silent,
+    /// Its output closed.
+    Exited,
+}
+
 /// A driven engine. Created stopped; [`Engine::new_game`] starts it when needed.
 #[derive(Debug)]
 pub struct Engine {
@@ -226,35 +240,28 @@ impl Engine {
             .map_err(|e| EngineError::Spawn(e.to_string()))
     }
 
-    /// Sends the handshake and reads `id`/`option` lines until the answer. `Ok(true)`
-    /// on the answer, `Ok(false)` when the engine gave up on the command (said so or
-    /// stayed silent), `Err(Exited)` if its output closed.
-    fn handshake(
-        &mut self,
-        p: &mut Process,
-        dialect: Dialect,
-        wait: Duration,
-    ) -> Result<bool, EngineError> {
+    /// Sends the handshake and reads `id`/`option` lines until the answer.
+    fn handshake(&mut self, p: &mut Process, dialect: Dialect, wait: Duration) -> Handshake {
         self.advertised.clear();
         if p.send(dialect.handshake()).is_err() {
-            return Err(EngineError::Exited);
+            return Handshake::Exited;
         }
         let deadline = Instant::now() + wait;
         loop {
             match p.recv(deadline) {
-                Recv::Closed => return Err(EngineError::Exited),
-                Recv::Timeout => return Ok(false),
+                Recv::Closed => return Handshake::Exited,
+                Recv::Timeout => return Handshake::Silent,
                 Recv::Line(line) => match dialect::parse_line(&line) {
                     EngineLine::HandshakeOk(d) => {
                         self.dialect = d;
-                        return Ok(true);
+                        return Handshake::Done;
                     }
                     EngineLine::Option { name } => self.advertised.push(name),
                     EngineLine::Id { field, value } if field == "name" => {
                         self.id_name = Some(value);
                     }
                     _ if line.to_ascii_lowercase().contains("unknown command") => {
-                        return Ok(false);
+                        return Handshake::Refused;
                     }
                     _ => {}
                 },
@@ -267,21 +274,30 @@ impl Engine {
         self.process = None;
         let mut p = self.spawn()?;
         let t = self.timeouts;
-        let found = match self.config.protocol {
-            Protocol::Ucci => self.handshake(&mut p, Dialect::Ucci, t.handshake)?,
-            Protocol::Uci => self.handshake(&mut p, Dialect::Uci, t.handshake)?,
+        let outcome = match self.config.protocol {
+            Protocol::Ucci => self.handshake(&mut p, Dialect::Ucci, t.handshake),
+            Protocol::Uci => self.handshake(&mut p, Dialect::Uci, t.handshake),
             Protocol::Auto => match self.handshake(&mut p, Dialect::Ucci, t.detect) {
-                Ok(true) => true,
-                Ok(false) => self.handshake(&mut p, Dialect::Uci, t.handshake)?,
-                Err(_) => {
+                // It said it does not know `ucci`: ask the same process `uci`.
+                Handshake::Refused => self.handshake(&mut p, Dialect::Uci, t.handshake),
+                // It exited, or said nothing: a fresh process is asked `uci`, so a
+                // slow UCCI starter never ends up half in one protocol, half in
+                // the other.
+                Handshake::Exited | Handshake::Silent => {
+                    p.kill();
                     p = self.spawn()?;
-                    self.handshake(&mut p, Dialect::Uci, t.handshake)?
+                    self.handshake(&mut p, Dialect::Uci, t.handshake)
                 }
+                done => done,
             },
         };
-        if !found {
-            p.kill();
-            return Err(EngineError::NoHandshake);
+        match outcome {
+            Handshake::Done => {}
+            Handshake::Exited => return Err(EngineError::Exited),
+            Handshake::Refused | Handshake::Silent => {
+                p.kill();
+                return Err(EngineError::NoHandshake);
+            }
         }
         self.ranks = match self.config.ranks {
             RankBase::Auto

@@ -25,13 +25,12 @@
 //! `tools::match_cmd` does.
 //!
 //! ```no_run
-//! use chuhan::tools::r#match::{engine_arg, limit::Limit, runner};
-//! let engines = vec![
-//!     engine_arg::parse("./chuhan name=New").unwrap(),
-//!     engine_arg::parse("./chuhan-old name=Old").unwrap(),
-//! ];
+//! use chuhan::tools::r#match::{engine_arg, limit::Limit, params, runner};
 //! let config = runner::MatchConfig {
-//!     engines,
+//!     engines: vec![
+//!         engine_arg::parse("./chuhan name=New").unwrap(),
+//!         engine_arg::parse("./chuhan-old name=Old").unwrap(),
+//!     ],
 //!     games: 100,
 //!     limit: Limit::clock("10+0.1".parse().unwrap()),
 //!     concurrency: 2,
@@ -40,15 +39,15 @@
 //!     seed: None,
 //!     sprt: Some("elo0=0 elo1=5".parse().unwrap()),
 //!     adjudication: Default::default(),
-//!     tolerance: runner_defaults::TOLERANCE,
-//!     hang_timeout: runner_defaults::HANG_TIMEOUT,
+//!     tolerance: params::TOLERANCE,
+//!     hang_timeout: params::HANG_TIMEOUT,
 //!     timeouts: Default::default(),
 //!     event: "test".into(),
 //!     log: None,
 //! };
-//! # use chuhan::tools::r#match::params as runner_defaults;
-//! let summary = runner::run(&config, |_| {});
-//! println!("{:?}", summary.pairings[0].tally);
+//! let summary = runner::run(&config, |_event| {});
+//! let t = summary.pairings[0].tally;
+//! println!("{} - {} - {}", t.wins, t.losses, t.draws);
 //! ```
 
 pub mod adjudication;
