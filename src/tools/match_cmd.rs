@@ -9,7 +9,7 @@
 //! Live lines per game (`Finished game 7 (New vs Old): 1-0 {Red mates}` and the
 //! running score), then a summary that ends with `Score of A vs B: W - L - D` and
 //! the Elo line. More than two engines play a round robin and get a standings
-//! table. See [`crate::tools::r#match`] and `--help` for every option.
+//! table. See the module `chuhan::tools::match` and `--help` for every option.
 
 use crate::notation::{Notation, pgn};
 use crate::rules::RuleSet;

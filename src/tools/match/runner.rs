@@ -1,5 +1,5 @@
 //! Runs a whole match: a pool of workers (the concurrency), each with its own
-//! engine processes, takes games from the [`schedule`](super::schedule); results
+//! engine processes, takes games from the [`schedule`]; results
 //! come back to the caller's thread as [`MatchEvent`]s with the running
 //! [`Summary`], and an SPRT that reaches a decision stops the match (games already
 //! started are played out and counted).
