@@ -2,7 +2,7 @@
 CARGO ?= cargo
 NATIVE = RUSTFLAGS="-C target-cpu=native" $(CARGO)
 
-.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram
+.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak
 
 help:
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/'
@@ -42,6 +42,18 @@ perft-bench: build native ## perft 5 and 6 from the start position, portable and
 	./target/native/release/chuhan perft 6
 
 ci: lint test ## everything CI checks
+
+# The soak test of issue 7: Chuhan against itself, 2 search threads each, one game
+# at a time, at a fast clock. Not part of `make test`; needs the engine daemon.
+SOAK_GAMES ?= 400
+SOAK_TC ?= 5+0.05
+SOAK_ENGINE = cmd=./target/release/chuhan option.threads=2
+
+soak: build ## 400 games Chuhan vs Chuhan (2 threads, fast clock): fails on any crash, hang, illegal move or time loss
+	./target/release/chuhan match --games $(SOAK_GAMES) --tc $(SOAK_TC) --concurrency 1 \
+		--engine "$(SOAK_ENGINE) name=Chuhan-A" --engine "$(SOAK_ENGINE) name=Chuhan-B" \
+		--openings books/openings.txt --seed 1 --event "Chuhan soak" \
+		--pgn target/soak.pgn --log target/soak.log --fail-on-fault
 
 svg-check: build ## render SVG diagrams with a real renderer (needs rsvg-convert: apt-get install librsvg2-bin)
 	@command -v rsvg-convert >/dev/null || { echo "rsvg-convert not found (Debian: apt-get install -y librsvg2-bin)"; exit 1; }

@@ -30,6 +30,11 @@ enum Command {
     Book(tools::book_cmd::BookArgs),
     /// Rule on a game: status, repetition verdict (棋例, CXA 2011 or AXF), legal moves.
     Judge(tools::judge_cmd::JudgeArgs),
+    /// Play engines (UCCI or UCI) against each other, refereed by Chuhan's rules:
+    /// Elo, SPRT, PGN.
+    Match(Box<tools::match_cmd::MatchArgs>),
+    /// Run (or resume) an engine tournament from a JSON configuration.
+    Tournament(tools::tournament_cmd::TournamentArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,5 +50,7 @@ fn main() -> ExitCode {
         Some(Command::Show(args)) => tools::show_cmd::run(&args),
         Some(Command::Book(args)) => tools::book_cmd::run(&args),
         Some(Command::Judge(args)) => tools::judge_cmd::run(&args),
+        Some(Command::Match(args)) => tools::match_cmd::run(&args),
+        Some(Command::Tournament(args)) => tools::tournament_cmd::run(&args),
     }
 }

@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::time::Duration;
 
 /// The protocol an engine speaks.
@@ -84,6 +85,74 @@ pub struct EngineConfig {
     /// are accepted and written as text).
     #[serde(default, deserialize_with = "option_values")]
     pub options: BTreeMap<String, String>,
+    /// How its moves number the ranks (`"ranks": 0`, `1` or `"auto"`).
+    #[serde(default, skip_serializing_if = "RankBase::is_auto")]
+    pub ranks: RankBase,
+}
+
+/// How an engine numbers the ranks in its move text. Xiangqi UCCI and UCI use
+/// `a0`–`i9`; Fairy-Stockfish in plain UCI mode uses `a1`–`i10`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RankBase {
+    /// Decided by the match runner after the handshake: 1 for a UCI engine that
+    /// advertises `UCI_Variant` (Fairy-Stockfish's plain UCI), otherwise 0.
+    #[default]
+    Auto,
+    /// Ranks 0–9 (`h2e2`).
+    Zero,
+    /// Ranks 1–10 (`h3e3`).
+    One,
+}
+
+impl RankBase {
+    /// True for [`RankBase::Auto`].
+    pub fn is_auto(&self) -> bool {
+        *self == RankBase::Auto
+    }
+
+    /// The base as text: `auto`, `0` or `1`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RankBase::Auto => "auto",
+            RankBase::Zero => "0",
+            RankBase::One => "1",
+        }
+    }
+}
+
+impl FromStr for RankBase {
+    type Err = String;
+
+    /// Parses `0`, `1` or `auto`.
+    fn from_str(s: &str) -> Result<RankBase, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(RankBase::Auto),
+            "0" => Ok(RankBase::Zero),
+            "1" => Ok(RankBase::One),
+            other => Err(format!("rank base `{other}` is not 0, 1 or auto")),
+        }
+    }
+}
+
+impl Serialize for RankBase {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            RankBase::Auto => s.serialize_str("auto"),
+            RankBase::Zero => s.serialize_u8(0),
+            RankBase::One => s.serialize_u8(1),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for RankBase {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RankBase, D::Error> {
+        let text = match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(s) => s,
+            serde_json::Value::Number(n) => n.to_string(),
+            other => other.to_string(),
+        };
+        text.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 fn option_values<'de, D: serde::Deserializer<'de>>(
@@ -568,6 +637,26 @@ mod tests {
         "time_control": "60+1",
         "output": {"results": "r.jsonl"}
     }"#;
+
+    #[test]
+    fn rank_bases_read_and_write() {
+        let with = |ranks: &str| {
+            MINIMAL.replace(
+                r#"{"name": "a", "command": "x"}"#,
+                &format!(r#"{{"name": "a", "command": "x", "ranks": {ranks}}}"#),
+            )
+        };
+        let c = TournamentConfig::from_json(&with("1")).unwrap();
+        assert_eq!(c.engines[0].ranks, RankBase::One);
+        assert_eq!(c.engines[1].ranks, RankBase::Auto);
+        let c = TournamentConfig::from_json(&with("\"0\"")).unwrap();
+        assert_eq!(c.engines[0].ranks, RankBase::Zero);
+        assert!(TournamentConfig::from_json(&with("2")).is_err());
+        let json = serde_json::to_string(&c.engines[1]).unwrap();
+        assert!(!json.contains("ranks"), "{json}");
+        let json = serde_json::to_string(&c.engines[0]).unwrap();
+        assert!(json.contains("\"ranks\":0"), "{json}");
+    }
 
     #[test]
     fn minimal_config_gets_defaults() {
