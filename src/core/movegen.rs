@@ -258,6 +258,28 @@ impl Position {
         (pins, danger)
     }
 
+    /// Pieces of the side to move whose moves are restricted because they shield
+    /// their king: the only piece between the king and an enemy rook or the enemy
+    /// king, a piece on the leg of an enemy horse aimed at the king, and our pieces
+    /// among exactly two between the king and an enemy cannon.
+    ///
+    /// ```
+    /// use chuhan::core::{Bitboard, Position, Square};
+    /// // The red horse on e3 and the red pawn on e4 both stand between the king and the
+    /// // cannon on e7: moving either away would leave a single screen, a check.
+    /// let pos = Position::from_fen("3k5/9/4c4/9/9/4P4/4N4/9/9/4K4 w").unwrap();
+    /// assert_eq!(pos.pinned(), Bitboard::from(Square::E3) | Square::E4.into());
+    /// ```
+    pub fn pinned(&self) -> Bitboard {
+        self.pins_and_danger().0.pinned
+    }
+
+    /// Empty points where a piece of the side to move may not go because it would
+    /// become the screen of an enemy cannon facing the king with nothing between.
+    pub fn screen_danger(&self) -> Bitboard {
+        self.pins_and_danger().1
+    }
+
     /// Generates every move of the side to move whose destination is in `target`,
     /// legal when the side to move is not in check.
     #[inline(always)]
