@@ -94,6 +94,52 @@ fn cxa2011_cases() {
     );
 }
 
+/// The search's shortcut ([`cycle::idle_on_both_sides`]) is exact: at every
+/// repetition along every case's moves, under both rule sets and both folds, it
+/// holds exactly when both sides played an idle move, and then the full analysis
+/// rules a draw.
+#[test]
+fn both_sides_idle_shortcut_agrees_with_the_full_analysis() {
+    use chuhan::core::{Move, Position};
+    use chuhan::rules::cycle;
+    let (mut cycles, mut shortcuts) = (0, 0);
+    for case in cases() {
+        let Ok(mut pos) = Position::from_fen(&case.fen) else {
+            continue;
+        };
+        for text in &case.moves {
+            let m: Move = text.parse().expect("ICCS move");
+            assert!(pos.is_legal(m), "{}: {text}", case.id);
+            pos.make_move(m);
+            for rules in RuleSet::ALL {
+                for fold in [2, 3] {
+                    let Some(c) = cycle::find(&pos, fold, rules) else {
+                        continue;
+                    };
+                    cycles += 1;
+                    let full = cycle::analyse(&pos, c, rules, None);
+                    let both_idle = full.red.idles > 0 && full.black.idles > 0;
+                    let at = format!("{} {rules} fold {fold} ply {}", case.id, pos.game_ply());
+                    assert_eq!(
+                        cycle::idle_on_both_sides(&pos, c, rules, None),
+                        both_idle,
+                        "{at}"
+                    );
+                    if both_idle {
+                        shortcuts += 1;
+                        assert_eq!(full.verdict.must_vary, None, "{at}");
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{cycles} cycles, {shortcuts} shortcuts");
+    assert!(
+        cycles > 200 && shortcuts > 20,
+        "{cycles} cycles, {shortcuts} shortcuts"
+    );
+}
+
 /// AXF-OR102 (orange-xiangqi #102, AXF diagrams 71-75) is kept failing on purpose.
 ///
 /// Its FEN `3a2b1r/4ak3/8p/7P1/9/9/9/B2NN3B/3K5/4p4 w` has a black pawn on i7, behind
