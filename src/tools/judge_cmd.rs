@@ -205,11 +205,11 @@ pub fn run(args: &JudgeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Some(path) = &args.svg {
-        if let Err(e) = std::fs::write(path, ruling_svg(&end, &j)) {
-            eprintln!("error: {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
+    if let Some(path) = &args.svg
+        && let Err(e) = std::fs::write(path, ruling_svg(&end, &j))
+    {
+        eprintln!("error: {}: {e}", path.display());
+        return ExitCode::from(2);
     }
     if args.json {
         println!("{}", j.to_json_line());
