@@ -9,5 +9,7 @@ pub mod r#match;
 pub mod match_cmd;
 pub mod perft_cmd;
 pub mod show_cmd;
+pub mod suite;
+pub mod suite_cmd;
 pub mod tournament;
 pub mod tournament_cmd;
