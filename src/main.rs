@@ -37,6 +37,8 @@ enum Command {
     Tournament(tools::tournament_cmd::TournamentArgs),
     /// Make a balanced opening suite for matches with Chuhan's own analysis.
     Suite(tools::suite_cmd::SuiteArgs),
+    /// Tune the evaluation weights on game records (Texel's method).
+    Tune(tools::tune_cmd::TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -55,5 +57,6 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => tools::match_cmd::run(&args),
         Some(Command::Tournament(args)) => tools::tournament_cmd::run(&args),
         Some(Command::Suite(args)) => tools::suite_cmd::run(&args),
+        Some(Command::Tune(args)) => tools::tune_cmd::run(&args),
     }
 }

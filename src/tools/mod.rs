@@ -13,3 +13,5 @@ pub mod suite;
 pub mod suite_cmd;
 pub mod tournament;
 pub mod tournament_cmd;
+pub mod tune;
+pub mod tune_cmd;
