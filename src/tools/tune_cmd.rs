@@ -3,7 +3,7 @@
 
 use crate::eval::Weights;
 use crate::eval::params::{DEFAULT, EvalParams};
-use crate::notation::record;
+use crate::notation::{Game, record};
 use crate::tools::tune::{self, TuneConfig};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,6 +14,10 @@ pub struct TuneArgs {
     /// Game records (PGN, XQF...) with results, e.g. from `chuhan match --pgn`.
     #[arg(required = true)]
     pub games: Vec<PathBuf>,
+    /// Held-out game records: the error on them is printed after every pass and the
+    /// weights of the pass where it was lowest are kept.
+    #[arg(long, num_args = 1..)]
+    pub validate: Vec<PathBuf>,
     /// Opening plies of every game left out.
     #[arg(long, default_value_t = 10)]
     pub skip_plies: usize,
@@ -34,13 +38,80 @@ pub struct TuneArgs {
 
 /// Loads the games, fits the scale, tunes and prints (or writes) the result.
 pub fn run(args: &TuneArgs) -> ExitCode {
+    let Some(games) = load(&args.games) else {
+        return ExitCode::from(2);
+    };
+    let Some(held_out) = load(&args.validate) else {
+        return ExitCode::from(2);
+    };
+    let samples = tune::samples(&games, args.skip_plies);
+    let check = tune::samples(&held_out, args.skip_plies);
+    println!(
+        "games {}, quiet positions {}; held out: games {}, positions {}",
+        games.len(),
+        samples.len(),
+        held_out.len(),
+        check.len()
+    );
+    if samples.is_empty() {
+        eprintln!("error: no labelled quiet positions");
+        return ExitCode::from(2);
+    }
+    let start = Weights::new(DEFAULT);
+    let k = args.k.unwrap_or_else(|| tune::best_k(&samples, &start));
+    let cfg = TuneConfig {
+        k,
+        step: args.step.max(1),
+        max_passes: args.passes,
+    };
+    let check_err = |p: &EvalParams| tune::error(&check, &Weights::new(p.clone()), k);
+    println!(
+        "k {k:.2}, error {:.6}, held-out error {:.6}",
+        tune::error(&samples, &start, k),
+        check_err(&DEFAULT)
+    );
+    let mut kept = (check_err(&DEFAULT), 0, DEFAULT);
+    let (mut tuned, err) = tune::tune(&samples, &DEFAULT, &cfg, |r, p| {
+        let held = check_err(p);
+        println!(
+            "pass {}: error {:.6}, held-out error {held:.6}, {} values changed",
+            r.pass, r.error, r.changes
+        );
+        if check.is_empty() || held < kept.0 {
+            kept = (held, r.pass, p.clone());
+        }
+    });
+    println!("final error {err:.6}");
+    if !check.is_empty() {
+        println!("kept pass {} (held-out error {:.6})", kept.1, kept.0);
+        tuned = kept.2;
+    }
+    print_changes(&tuned);
+    if let Some(path) = &args.update {
+        let written = std::fs::read_to_string(path).and_then(|src| {
+            let out = tune::rewrite_params_source(&src, &tuned).ok_or_else(|| {
+                std::io::Error::other("no `pub const DEFAULT: EvalParams` literal found")
+            })?;
+            std::fs::write(path, out)
+        });
+        if let Err(e) = written {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+        println!("wrote {} (run cargo fmt)", path.display());
+    }
+    ExitCode::SUCCESS
+}
+
+/// Reads every game of `paths`; `None` (after saying why) if a file is unreadable.
+fn load(paths: &[PathBuf]) -> Option<Vec<Game>> {
     let mut games = Vec::new();
-    for path in &args.games {
+    for path in paths {
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("error: {}: {e}", path.display());
-                return ExitCode::from(2);
+                return None;
             }
         };
         let mut bad = 0;
@@ -57,42 +128,7 @@ pub fn run(args: &TuneArgs) -> ExitCode {
             );
         }
     }
-    let samples = tune::samples(&games, args.skip_plies);
-    println!("games {}, quiet positions {}", games.len(), samples.len());
-    if samples.is_empty() {
-        eprintln!("error: no labelled quiet positions");
-        return ExitCode::from(2);
-    }
-    let start = Weights::new(DEFAULT);
-    let k = args.k.unwrap_or_else(|| tune::best_k(&samples, &start));
-    let cfg = TuneConfig {
-        k,
-        step: args.step.max(1),
-        max_passes: args.passes,
-    };
-    println!("k {k:.2}, error {:.6}", tune::error(&samples, &start, k));
-    let (tuned, err) = tune::tune(&samples, &DEFAULT, &cfg, |r| {
-        println!(
-            "pass {}: error {:.6}, {} values changed",
-            r.pass, r.error, r.changes
-        );
-    });
-    println!("final error {err:.6}");
-    print_changes(&tuned);
-    if let Some(path) = &args.update {
-        let written = std::fs::read_to_string(path).and_then(|src| {
-            let out = tune::rewrite_params_source(&src, &tuned).ok_or_else(|| {
-                std::io::Error::other("no `pub const DEFAULT: EvalParams` literal found")
-            })?;
-            std::fs::write(path, out)
-        });
-        if let Err(e) = written {
-            eprintln!("error: {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
-        println!("wrote {} (run cargo fmt)", path.display());
-    }
-    ExitCode::SUCCESS
+    Some(games)
 }
 
 /// Prints every value that differs from the engine's weights.
