@@ -3,7 +3,10 @@
 //! [`breakdown`] computes every term for both sides (the single source of truth);
 //! [`evaluate`] blends them into one number from the side to move's point of view,
 //! and the daemon's `eval` command prints the breakdown. Weights live in
-//! [`params`]. The evaluation is computed from scratch at each node (it costs a few
+//! [`params`]: the tunable pairs in [`params::EvalParams`], which [`Weights`] pairs
+//! with the piece-square table built from them; [`breakdown_with`] evaluates with
+//! any such set (the tuner, `chuhan tune`), the engine with [`DEFAULT_WEIGHTS`].
+//! The evaluation is computed from scratch at each node (it costs a few
 //! hundred nanoseconds; incremental material/PST updates would need a wrapper around
 //! `core::Position` and did not pay in measurements at our search speed).
 

@@ -109,7 +109,7 @@ pub fn best_k(samples: &[Sample], weights: &Weights) -> f64 {
 }
 
 /// How to tune.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TuneConfig {
     /// The sigmoid scale.
     pub k: f64,
@@ -117,6 +117,9 @@ pub struct TuneConfig {
     pub step: i32,
     /// Most passes over all values.
     pub max_passes: usize,
+    /// Tune only the pairs whose name starts with one of these (`material`,
+    /// `horse_`, `tempo`); all of them when empty.
+    pub only: Vec<String>,
 }
 
 /// What the tuner reports after each pass.
@@ -140,10 +143,19 @@ pub fn tune(
 ) -> (EvalParams, f64) {
     let mut best = start.clone();
     let mut best_err = error(samples, &Weights::new(best.clone()), cfg.k);
-    let n = best.clone().entries_mut().len();
+    let chosen: Vec<usize> = best
+        .clone()
+        .entries_mut()
+        .iter()
+        .enumerate()
+        .filter(|(_, (name, _))| {
+            cfg.only.is_empty() || cfg.only.iter().any(|o| name.starts_with(o.as_str()))
+        })
+        .map(|(i, _)| i)
+        .collect();
     for pass in 1..=cfg.max_passes {
         let mut changes = 0;
-        for i in 0..n {
+        for &i in &chosen {
             for eg in [false, true] {
                 for delta in [cfg.step, -cfg.step] {
                     let mut trial = best.clone();
@@ -273,6 +285,7 @@ mod tests {
             k: 1.0,
             step: 20,
             max_passes: 3,
+            only: Vec::new(),
         };
         let before = error(&set, &Weights::new(start.clone()), cfg.k);
         let mut reports = Vec::new();
@@ -281,6 +294,13 @@ mod tests {
         assert!(reports.windows(2).all(|w| w[1].error <= w[0].error));
         assert!(tuned.material[0].mg + tuned.material[0].eg > 200);
         assert_eq!(tune(&set, &start, &cfg, |_, _| {}).0, tuned);
+        // Restricted to the tempo, the rook stays where it was.
+        let only = TuneConfig {
+            only: vec!["tempo".into()],
+            ..cfg
+        };
+        let (t2, _) = tune(&set, &start, &only, |_, _| {});
+        assert_eq!(t2.material, start.material);
     }
 
     #[test]

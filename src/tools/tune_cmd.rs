@@ -27,6 +27,10 @@ pub struct TuneArgs {
     /// Most passes over all values.
     #[arg(long, default_value_t = 10)]
     pub passes: usize,
+    /// Tune only the pairs whose name starts with one of these (e.g. `material`);
+    /// all of them without it.
+    #[arg(long, num_args = 1..)]
+    pub only: Vec<String>,
     /// Sigmoid scale (fitted to the current weights without it).
     #[arg(long)]
     pub k: Option<f64>,
@@ -63,6 +67,7 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         k,
         step: args.step.max(1),
         max_passes: args.passes,
+        only: args.only.clone(),
     };
     let check_err = |p: &EvalParams| tune::error(&check, &Weights::new(p.clone()), k);
     println!(
