@@ -70,20 +70,27 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         only: args.only.clone(),
     };
     let check_err = |p: &EvalParams| tune::error(&check, &Weights::new(p.clone()), k);
+    let held = |p: &EvalParams| (!check.is_empty()).then(|| check_err(p));
+    let show = |e: Option<f64>| e.map_or(String::new(), |e| format!(", held-out error {e:.6}"));
     println!(
-        "k {k:.2}, error {:.6}, held-out error {:.6}",
+        "k {k:.2}, error {:.6}{}",
         tune::error(&samples, &start, k),
-        check_err(&DEFAULT)
+        show(held(&DEFAULT))
     );
     let mut kept = (check_err(&DEFAULT), 0, DEFAULT);
     let (mut tuned, err) = tune::tune(&samples, &DEFAULT, &cfg, |r, p| {
-        let held = check_err(p);
+        let h = held(p);
         println!(
-            "pass {}: error {:.6}, held-out error {held:.6}, {} values changed",
-            r.pass, r.error, r.changes
+            "pass {}: error {:.6}{}, {} values changed",
+            r.pass,
+            r.error,
+            show(h),
+            r.changes
         );
-        if check.is_empty() || held < kept.0 {
-            kept = (held, r.pass, p.clone());
+        if let Some(h) = h
+            && h < kept.0
+        {
+            kept = (h, r.pass, p.clone());
         }
     });
     println!("final error {err:.6}");
