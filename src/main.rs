@@ -35,6 +35,10 @@ enum Command {
     Match(Box<tools::match_cmd::MatchArgs>),
     /// Run (or resume) an engine tournament from a JSON configuration.
     Tournament(tools::tournament_cmd::TournamentArgs),
+    /// Make a balanced opening suite for matches with Chuhan's own analysis.
+    Suite(tools::suite_cmd::SuiteArgs),
+    /// Tune the evaluation weights on game records (Texel's method).
+    Tune(tools::tune_cmd::TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,5 +56,7 @@ fn main() -> ExitCode {
         Some(Command::Judge(args)) => tools::judge_cmd::run(&args),
         Some(Command::Match(args)) => tools::match_cmd::run(&args),
         Some(Command::Tournament(args)) => tools::tournament_cmd::run(&args),
+        Some(Command::Suite(args)) => tools::suite_cmd::run(&args),
+        Some(Command::Tune(args)) => tools::tune_cmd::run(&args),
     }
 }

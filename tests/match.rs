@@ -1027,11 +1027,11 @@ fn the_shipped_opening_suite_loads() {
     use chuhan::tools::r#match::openings;
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("books/openings.txt");
     let suite = openings::load(&path).unwrap();
-    assert_eq!(suite.len(), 40);
+    assert_eq!(suite.len(), 100);
     let mut seen = std::collections::HashSet::new();
     for o in &suite {
         assert_eq!(o.fen(), chuhan::core::START_FEN);
-        assert!((4..=8).contains(&o.moves().len()), "{:?}", o.moves());
+        assert!((6..=10).contains(&o.moves().len()), "{:?}", o.moves());
         assert!(seen.insert(o.moves().to_vec()), "duplicate {:?}", o.moves());
     }
 }

@@ -3,7 +3,10 @@
 //! [`breakdown`] computes every term for both sides (the single source of truth);
 //! [`evaluate`] blends them into one number from the side to move's point of view,
 //! and the daemon's `eval` command prints the breakdown. Weights live in
-//! [`params`]. The evaluation is computed from scratch at each node (it costs a few
+//! [`params`]: the tunable pairs in [`params::EvalParams`], which [`Weights`] pairs
+//! with the piece-square table built from them; [`breakdown_with`] evaluates with
+//! any such set (the tuner, `chuhan tune`), the engine with [`DEFAULT_WEIGHTS`].
+//! The evaluation is computed from scratch at each node (it costs a few
 //! hundred nanoseconds; incremental material/PST updates would need a wrapper around
 //! `core::Position` and did not pay in measurements at our search speed).
 
@@ -14,8 +17,31 @@ pub mod tapered;
 use crate::core::attacks;
 use crate::core::{Bitboard, Color, PieceKind, Position, Square};
 use params::*;
+use pst::Pst;
 use std::fmt;
+use std::sync::LazyLock;
 use tapered::S;
+
+/// A complete set of evaluation weights: the tunable pairs and the piece-square
+/// table built from them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// The tunable pairs.
+    pub params: EvalParams,
+    /// The piece-square table made from `params`.
+    pub pst: Pst,
+}
+
+impl Weights {
+    /// The weights `params` with their piece-square table.
+    pub fn new(params: EvalParams) -> Weights {
+        let pst = Pst::new(&params);
+        Weights { params, pst }
+    }
+}
+
+/// The weights the engine plays with ([`params::DEFAULT`]).
+pub static DEFAULT_WEIGHTS: LazyLock<Weights> = LazyLock::new(|| Weights::new(DEFAULT));
 
 /// The evaluation terms, in the order of the breakdown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,23 +231,29 @@ fn back_rank(c: Color) -> Bitboard {
 /// assert_eq!(b.red_total(), b.term_value(5));
 /// ```
 pub fn breakdown(pos: &Position, knowledge: Knowledge) -> Breakdown {
+    breakdown_with(pos, knowledge, &DEFAULT_WEIGHTS)
+}
+
+/// [`breakdown`] with the weights `weights` (the tuner's entry point).
+pub fn breakdown_with(pos: &Position, knowledge: Knowledge, weights: &Weights) -> Breakdown {
+    let w = &weights.params;
     let mut terms = [[S::ZERO; 2]; 6];
     let mut phase = 0;
     let occ = pos.occupied();
     for sq in occ {
         let p = pos.piece_at(sq).expect("occupied");
         let c = p.color.index();
-        terms[0][c] += MATERIAL[p.kind.index()];
+        terms[0][c] += w.material[p.kind.index()];
         phase += PHASE_WEIGHT[p.kind.index()];
         if knowledge != Knowledge::Material {
-            terms[1][c] += pst::value(p, sq);
+            terms[1][c] += weights.pst.get(p, sq);
         }
     }
     if knowledge == Knowledge::Full {
         for c in Color::ALL {
-            full_terms(pos, c, &mut terms);
+            full_terms(pos, c, w, &mut terms);
         }
-        terms[5][pos.side_to_move().index()] += TEMPO;
+        terms[5][pos.side_to_move().index()] += w.tempo;
     }
     // A side with no attacking piece cannot win.
     let mut scale_divisor = 1;
@@ -243,7 +275,7 @@ pub fn breakdown(pos: &Position, knowledge: Knowledge) -> Breakdown {
 }
 
 /// Mobility, piece knowledge and king safety of colour `us` (adds to `terms`).
-fn full_terms(pos: &Position, us: Color, terms: &mut [[S; 2]; 6]) {
+fn full_terms(pos: &Position, us: Color, w: &EvalParams, terms: &mut [[S; 2]; 6]) {
     let them = !us;
     let u = us.index();
     let occ = pos.occupied();
@@ -264,36 +296,36 @@ fn full_terms(pos: &Position, us: Color, terms: &mut [[S; 2]; 6]) {
     for sq in pos.pieces(us, PieceKind::Rook) {
         let a = attacks::rook_attacks(sq, occ);
         attacked |= a;
-        mobility += ROOK_MOBILITY * (a - ours).count() as i32;
+        mobility += w.rook_mobility * (a - ours).count() as i32;
         if (Bitboard::file(sq.file()) & our_pawns).is_empty() {
-            pieces += ROOK_OPEN_FILE;
+            pieces += w.rook_open_file;
         }
         if sq.file() == their_king.file() && (attacks::between(sq, their_king) & occ).is_empty() {
-            king += ROOK_ON_KING_FILE;
+            king += w.rook_on_king_file;
         }
     }
     for sq in pos.pieces(us, PieceKind::Horse) {
         let a = attacks::horse_attacks(sq, occ);
         attacked |= a;
         let n = (a - ours - their_pawn_attacks).count() as i32;
-        mobility += HORSE_MOBILITY * n;
+        mobility += w.horse_mobility * n;
         if n <= 1 {
-            mobility += HORSE_TRAPPED;
+            mobility += w.horse_trapped;
         }
     }
     let their_pieces_no_pawns = theirs - pos.pieces(them, PieceKind::Pawn);
     for sq in pos.pieces(us, PieceKind::Cannon) {
         let xray = attacks::cannon_attacks(sq, occ);
         attacked |= xray;
-        mobility += CANNON_MOBILITY * (attacks::rook_attacks(sq, occ) - occ).count() as i32;
+        mobility += w.cannon_mobility * (attacks::rook_attacks(sq, occ) - occ).count() as i32;
         if xray.is_empty() {
-            pieces += CANNON_NO_SCREEN;
+            pieces += w.cannon_no_screen;
         }
-        pieces += CANNON_LIVE_TARGET * (xray & their_pieces_no_pawns).count() as i32;
+        pieces += w.cannon_live_target * (xray & their_pieces_no_pawns).count() as i32;
         if sq.file() == their_king.file() {
             let between = attacks::between(sq, their_king) & occ;
             match between.count() {
-                0 => king += HOLLOW_CANNON,
+                0 => king += w.hollow_cannon,
                 1 => {
                     let screen = between.lsb();
                     let center = match them {
@@ -304,14 +336,14 @@ fn full_terms(pos: &Position, us: Color, terms: &mut [[S; 2]; 6]) {
                         && pos.piece_at(screen).map(|p| (p.color, p.kind))
                             == Some((them, PieceKind::Horse))
                     {
-                        king += CANNON_PINS_CENTER_HORSE;
+                        king += w.cannon_pins_center_horse;
                     }
                 }
                 _ => {}
             }
         }
         if back_rank(them).has(sq) && back_rank(them).has(their_king) {
-            king += BOTTOM_CANNON;
+            king += w.bottom_cannon;
         }
     }
     let crossed = our_pawns & enemy_half(us);
@@ -322,7 +354,7 @@ fn full_terms(pos: &Position, us: Color, terms: &mut [[S; 2]; 6]) {
         if let Some(right) = sq.offset(1, 0)
             && crossed.has(right)
         {
-            pieces += PAWN_CONNECTED;
+            pieces += w.pawn_connected;
         }
     }
 
@@ -336,13 +368,13 @@ fn full_terms(pos: &Position, us: Color, terms: &mut [[S; 2]; 6]) {
     let weight = weight.min(ATTACK_MAX);
     let missing_adv = 2 - pos.pieces(them, PieceKind::Advisor).count().min(2) as i32;
     let missing_ele = 2 - pos.pieces(them, PieceKind::Elephant).count().min(2) as i32;
-    let exposure = MISSING_ADVISOR * missing_adv + MISSING_ELEPHANT * missing_ele;
+    let exposure = w.missing_advisor * missing_adv + w.missing_elephant * missing_ele;
     // The enemy's missing defenders are our gain.
     king -= S {
         mg: exposure.mg * weight / ATTACK_MAX,
         eg: exposure.eg * weight / ATTACK_MAX,
     };
-    king += PALACE_ATTACK * (attacked & their_palace).count() as i32;
+    king += w.palace_attack * (attacked & their_palace).count() as i32;
 
     terms[2][u] += mobility;
     terms[3][u] += pieces;
@@ -397,7 +429,7 @@ mod tests {
     fn knowledge_levels() {
         let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w").unwrap();
         let b = breakdown(&pos, Knowledge::Material);
-        assert_eq!(b.value(), MATERIAL[0].taper(6, MAX_PHASE));
+        assert_eq!(b.value(), DEFAULT.material[0].taper(6, MAX_PHASE));
     }
 
     #[test]

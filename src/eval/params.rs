@@ -7,20 +7,12 @@
 //! cannons are stronger than horses with many pieces on the board and weaker in
 //! the endgame), then adjusted by self-play and the bench positions. No value is
 //! taken from another engine's tables.
+//!
+//! The weights that [`crate::tools::tune`] can change are fields of [`EvalParams`];
+//! [`DEFAULT`] holds the values the engine plays with. Integer constants that are
+//! not tuned (phase and attack weights) stay plain constants.
 
 use super::tapered::{S, s};
-
-/// Material by [`crate::core::PieceKind`] index (Rook, Horse, Elephant, Advisor,
-/// King, Cannon, Pawn).
-pub const MATERIAL: [S; 7] = [
-    s(1200, 1350),
-    s(520, 600),
-    s(200, 160),
-    s(200, 170),
-    s(0, 0),
-    s(560, 500),
-    s(80, 110),
-];
 
 /// Game-phase weight by kind: the phase is the sum over the board, 48 at the start
 /// (only rooks, horses and cannons count: they decide whether attacks are possible).
@@ -28,94 +20,204 @@ pub const PHASE_WEIGHT: [i32; 7] = [6, 3, 0, 0, 0, 3, 0];
 /// Phase of the full starting army.
 pub const MAX_PHASE: i32 = 48;
 
-// --- Piece-square terms (built by formula in `pst.rs`, from Red's point of view) ---
-
-/// A pawn across the river.
-pub const PAWN_CROSSED: S = s(60, 80);
-/// Each rank a crossed pawn stands closer to the enemy palace (ranks 5→7).
-pub const PAWN_ADVANCE: S = s(15, 15);
-/// A crossed pawn on the palace files d, e, f.
-pub const PAWN_PALACE_FILE: S = s(25, 30);
-/// A pawn on the enemy's back rank (老兵: can only move sideways).
-pub const PAWN_BACK_RANK: S = s(-60, -70);
-/// A pawn at home on the central file (it protects the horse's path).
-pub const PAWN_HOME_CENTER: S = s(10, 0);
-
-/// A horse per step of (Chebyshev-like) distance from the board centre, negative.
-pub const HORSE_CENTER: S = s(-8, -10);
-/// A horse on the a or i file.
-pub const HORSE_EDGE: S = s(-25, -20);
-/// A horse still on its back rank.
-pub const HORSE_BACK_RANK: S = s(-20, -10);
-/// A horse within two ranks/files of the enemy palace (臥槽, 掛角 squares).
-pub const HORSE_NEAR_PALACE: S = s(35, 25);
-
-/// A rook across the river.
-pub const ROOK_ACROSS: S = s(20, 10);
-/// A rook on its back rank corner squares in the middlegame (undeveloped).
-pub const ROOK_UNDEVELOPED: S = s(-25, 0);
-
-/// A cannon on the central file.
-pub const CANNON_CENTER_FILE: S = s(25, 0);
-/// A cannon across the river (mostly a liability in the endgame).
-pub const CANNON_ACROSS: S = s(5, -10);
-
-/// The king off its home point e0 per step (exposed).
-pub const KING_OFF_HOME: S = s(-20, -5);
-/// An advisor on the palace centre.
-pub const ADVISOR_CENTER: S = s(10, 5);
-/// An elephant on the central point e2.
-pub const ELEPHANT_CENTER: S = s(10, 5);
-
-// --- Mobility ---
-
-/// Per pseudo-legal destination of a rook.
-pub const ROOK_MOBILITY: S = s(6, 9);
-/// Per unblocked horse jump to a square not attacked by an enemy pawn.
-pub const HORSE_MOBILITY: S = s(12, 12);
-/// Per quiet move of a cannon.
-pub const CANNON_MOBILITY: S = s(3, 3);
-/// A horse with at most one jump.
-pub const HORSE_TRAPPED: S = s(-40, -40);
-
-// --- Piece knowledge ---
-
-/// A cannon with a screen behind which an enemy piece (not a pawn) stands: a live
-/// threat or pin.
-pub const CANNON_LIVE_TARGET: S = s(12, 8);
-/// A cannon with no piece at all on its lines to use as a screen (a dead cannon).
-pub const CANNON_NO_SCREEN: S = s(-15, -30);
-/// A rook on a file without pawns of its own side.
-pub const ROOK_OPEN_FILE: S = s(20, 10);
-/// Two crossed pawns side by side.
-pub const PAWN_CONNECTED: S = s(15, 30);
-
-// --- King safety ---
-
 /// Attack weight of a piece across the river, by kind index (rook, horse, cannon,
 /// crossed pawn; defenders 0).
 pub const ATTACK_WEIGHT: [i32; 7] = [2, 2, 0, 0, 0, 1, 1];
+
 /// Cap of the attack weight (and its divisor in the scaled terms).
 pub const ATTACK_MAX: i32 = 8;
-/// A missing advisor, at full attack weight.
-pub const MISSING_ADVISOR: S = s(-60, -30);
-/// A missing elephant, at full attack weight.
-pub const MISSING_ELEPHANT: S = s(-45, -20);
-/// A cannon facing the enemy king on its file with nothing between (空頭炮).
-pub const HOLLOW_CANNON: S = s(100, 50);
-/// A cannon on the king's file whose only screen is an enemy horse on the palace
-/// centre (炮鎮窩心馬).
-pub const CANNON_PINS_CENTER_HORSE: S = s(50, 20);
-/// A cannon on the enemy back rank with the king on that rank (沉底炮).
-pub const BOTTOM_CANNON: S = s(35, 15);
-/// Per enemy palace point attacked by a rook, horse, cannon or pawn.
-pub const PALACE_ATTACK: S = s(8, 4);
-/// A rook on the enemy king's file with no piece between (a direct threat).
-pub const ROOK_ON_KING_FILE: S = s(30, 15);
-
-/// Bonus for the side to move.
-pub const TEMPO: S = s(20, 10);
 
 /// A side without rooks, horses, cannons or pawns cannot win: its advantage is
 /// divided by this.
 pub const NO_ATTACKER_DIVISOR: i32 = 16;
+
+/// The tunable evaluation weights (all tapered pairs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalParams {
+    /// Material by [`crate::core::PieceKind`] index (Rook, Horse, Elephant, Advisor,
+    /// King, Cannon, Pawn).
+    pub material: [S; 7],
+    // --- Piece-square terms (built by formula in `pst.rs`, from Red's point of view) ---
+    /// A pawn across the river.
+    pub pawn_crossed: S,
+    /// Each rank a crossed pawn stands closer to the enemy palace (ranks 5→7).
+    pub pawn_advance: S,
+    /// A crossed pawn on the palace files d, e, f.
+    pub pawn_palace_file: S,
+    /// A pawn on the enemy's back rank (老兵: can only move sideways).
+    pub pawn_back_rank: S,
+    /// A pawn at home on the central file (it protects the horse's path).
+    pub pawn_home_center: S,
+    /// A horse per step of (Chebyshev-like) distance from the board centre, negative.
+    pub horse_center: S,
+    /// A horse on the a or i file.
+    pub horse_edge: S,
+    /// A horse still on its back rank.
+    pub horse_back_rank: S,
+    /// A horse within two ranks/files of the enemy palace (臥槽, 掛角 squares).
+    pub horse_near_palace: S,
+    /// A rook across the river.
+    pub rook_across: S,
+    /// A rook on its back rank corner squares in the middlegame (undeveloped).
+    pub rook_undeveloped: S,
+    /// A cannon on the central file.
+    pub cannon_center_file: S,
+    /// A cannon across the river (mostly a liability in the endgame).
+    pub cannon_across: S,
+    /// The king off its home point e0 per step (exposed).
+    pub king_off_home: S,
+    /// An advisor on the palace centre.
+    pub advisor_center: S,
+    /// An elephant on the central point e2.
+    pub elephant_center: S,
+    // --- Mobility ---
+    /// Per pseudo-legal destination of a rook.
+    pub rook_mobility: S,
+    /// Per unblocked horse jump to a square not attacked by an enemy pawn.
+    pub horse_mobility: S,
+    /// Per quiet move of a cannon.
+    pub cannon_mobility: S,
+    /// A horse with at most one jump.
+    pub horse_trapped: S,
+    // --- Piece knowledge ---
+    /// A cannon with a screen behind which an enemy piece (not a pawn) stands: a live
+    /// threat or pin.
+    pub cannon_live_target: S,
+    /// A cannon with no piece at all on its lines to use as a screen (a dead cannon).
+    pub cannon_no_screen: S,
+    /// A rook on a file without pawns of its own side.
+    pub rook_open_file: S,
+    /// Two crossed pawns side by side.
+    pub pawn_connected: S,
+    // --- King safety ---
+    /// A missing advisor, at full attack weight.
+    pub missing_advisor: S,
+    /// A missing elephant, at full attack weight.
+    pub missing_elephant: S,
+    /// A cannon facing the enemy king on its file with nothing between (空頭炮).
+    pub hollow_cannon: S,
+    /// A cannon on the king's file whose only screen is an enemy horse on the palace
+    /// centre (炮鎮窩心馬).
+    pub cannon_pins_center_horse: S,
+    /// A cannon on the enemy back rank with the king on that rank (沉底炮).
+    pub bottom_cannon: S,
+    /// Per enemy palace point attacked by a rook, horse, cannon or pawn.
+    pub palace_attack: S,
+    /// A rook on the enemy king's file with no piece between (a direct threat).
+    pub rook_on_king_file: S,
+    /// Bonus for the side to move.
+    pub tempo: S,
+}
+
+/// The weights the engine plays with.
+pub const DEFAULT: EvalParams = EvalParams {
+    material: [
+        s(1200, 1350),
+        s(520, 600),
+        s(200, 160),
+        s(200, 170),
+        s(0, 0),
+        s(560, 500),
+        s(80, 110),
+    ],
+    pawn_crossed: s(60, 80),
+    pawn_advance: s(15, 15),
+    pawn_palace_file: s(25, 30),
+    pawn_back_rank: s(-60, -70),
+    pawn_home_center: s(10, 0),
+    horse_center: s(-8, -10),
+    horse_edge: s(-25, -20),
+    horse_back_rank: s(-20, -10),
+    horse_near_palace: s(35, 25),
+    rook_across: s(20, 10),
+    rook_undeveloped: s(-25, 0),
+    cannon_center_file: s(25, 0),
+    cannon_across: s(5, -10),
+    king_off_home: s(-20, -5),
+    advisor_center: s(10, 5),
+    elephant_center: s(10, 5),
+    rook_mobility: s(6, 9),
+    horse_mobility: s(12, 12),
+    cannon_mobility: s(3, 3),
+    horse_trapped: s(-40, -40),
+    cannon_live_target: s(12, 8),
+    cannon_no_screen: s(-15, -30),
+    rook_open_file: s(20, 10),
+    pawn_connected: s(15, 30),
+    missing_advisor: s(-60, -30),
+    missing_elephant: s(-45, -20),
+    hollow_cannon: s(100, 50),
+    cannon_pins_center_horse: s(50, 20),
+    bottom_cannon: s(35, 15),
+    palace_attack: s(8, 4),
+    rook_on_king_file: s(30, 15),
+    tempo: s(20, 10),
+};
+
+/// Names of the material entries, by [`crate::core::PieceKind`] index.
+const KIND_NAMES: [&str; 7] = [
+    "rook", "horse", "elephant", "advisor", "king", "cannon", "pawn",
+];
+
+impl EvalParams {
+    /// Every tunable pair with its name (`material.rook`, `tempo`, ...), in
+    /// declaration order. The king's material is left out: it never changes.
+    pub fn entries_mut(&mut self) -> Vec<(String, &mut S)> {
+        let mut v: Vec<(String, &mut S)> = Vec::new();
+        for (i, m) in self.material.iter_mut().enumerate() {
+            if i != 4 {
+                v.push((format!("material.{}", KIND_NAMES[i]), m));
+            }
+        }
+        v.push(("pawn_crossed".into(), &mut self.pawn_crossed));
+        v.push(("pawn_advance".into(), &mut self.pawn_advance));
+        v.push(("pawn_palace_file".into(), &mut self.pawn_palace_file));
+        v.push(("pawn_back_rank".into(), &mut self.pawn_back_rank));
+        v.push(("pawn_home_center".into(), &mut self.pawn_home_center));
+        v.push(("horse_center".into(), &mut self.horse_center));
+        v.push(("horse_edge".into(), &mut self.horse_edge));
+        v.push(("horse_back_rank".into(), &mut self.horse_back_rank));
+        v.push(("horse_near_palace".into(), &mut self.horse_near_palace));
+        v.push(("rook_across".into(), &mut self.rook_across));
+        v.push(("rook_undeveloped".into(), &mut self.rook_undeveloped));
+        v.push(("cannon_center_file".into(), &mut self.cannon_center_file));
+        v.push(("cannon_across".into(), &mut self.cannon_across));
+        v.push(("king_off_home".into(), &mut self.king_off_home));
+        v.push(("advisor_center".into(), &mut self.advisor_center));
+        v.push(("elephant_center".into(), &mut self.elephant_center));
+        v.push(("rook_mobility".into(), &mut self.rook_mobility));
+        v.push(("horse_mobility".into(), &mut self.horse_mobility));
+        v.push(("cannon_mobility".into(), &mut self.cannon_mobility));
+        v.push(("horse_trapped".into(), &mut self.horse_trapped));
+        v.push(("cannon_live_target".into(), &mut self.cannon_live_target));
+        v.push(("cannon_no_screen".into(), &mut self.cannon_no_screen));
+        v.push(("rook_open_file".into(), &mut self.rook_open_file));
+        v.push(("pawn_connected".into(), &mut self.pawn_connected));
+        v.push(("missing_advisor".into(), &mut self.missing_advisor));
+        v.push(("missing_elephant".into(), &mut self.missing_elephant));
+        v.push(("hollow_cannon".into(), &mut self.hollow_cannon));
+        v.push((
+            "cannon_pins_center_horse".into(),
+            &mut self.cannon_pins_center_horse,
+        ));
+        v.push(("bottom_cannon".into(), &mut self.bottom_cannon));
+        v.push(("palace_attack".into(), &mut self.palace_attack));
+        v.push(("rook_on_king_file".into(), &mut self.rook_on_king_file));
+        v.push(("tempo".into(), &mut self.tempo));
+        v
+    }
+
+    /// The body of a Rust `EvalParams { ... }` literal holding these values (the
+    /// tuner writes it into this file).
+    pub fn rust_fields(&self) -> String {
+        let p = |x: S| format!("s({}, {})", x.mg, x.eg);
+        let mut out = String::new();
+        let material: Vec<String> = self.material.iter().map(|&m| p(m)).collect();
+        out.push_str(&format!("    material: [{}],\n", material.join(", ")));
+        let mut me = self.clone();
+        for (name, value) in me.entries_mut().into_iter().skip(6) {
+            out.push_str(&format!("    {name}: {},\n", p(*value)));
+        }
+        out
+    }
+}

@@ -1,90 +1,106 @@
 //! Piece-square values, built once from the formulas below and the weights in
 //! [`super::params`] (Red's point of view; Black's table is the vertical flip).
 
-use super::params::*;
+use super::params::{DEFAULT, EvalParams};
 use super::tapered::S;
 use crate::core::{Color, Piece, PieceKind, Square};
 use std::sync::LazyLock;
 
 /// The value of a red piece of `kind` on file `f`, rank `r` (Red's ranks).
-fn red_value(kind: PieceKind, f: i32, r: i32) -> S {
+fn red_value(p: &EvalParams, kind: PieceKind, f: i32, r: i32) -> S {
     let mut v = S::ZERO;
     let palace_file = (3..=5).contains(&f);
     match kind {
         PieceKind::Pawn => {
             if r >= 5 {
-                v += PAWN_CROSSED;
-                v += PAWN_ADVANCE * (r.min(7) - 5);
+                v += p.pawn_crossed;
+                v += p.pawn_advance * (r.min(7) - 5);
                 if palace_file {
-                    v += PAWN_PALACE_FILE;
+                    v += p.pawn_palace_file;
                 }
                 if r == 9 {
-                    v += PAWN_BACK_RANK;
+                    v += p.pawn_back_rank;
                 }
             } else if f == 4 {
-                v += PAWN_HOME_CENTER;
+                v += p.pawn_home_center;
             }
         }
         PieceKind::Horse => {
             let dist = (f - 4).abs().max(((2 * r - 9).abs() - 1) / 2);
-            v += HORSE_CENTER * dist;
+            v += p.horse_center * dist;
             if f == 0 || f == 8 {
-                v += HORSE_EDGE;
+                v += p.horse_edge;
             }
             if r == 0 {
-                v += HORSE_BACK_RANK;
+                v += p.horse_back_rank;
             }
             if (6..=9).contains(&r) && (2..=6).contains(&f) {
-                v += HORSE_NEAR_PALACE;
+                v += p.horse_near_palace;
             }
         }
         PieceKind::Rook => {
             if r >= 5 {
-                v += ROOK_ACROSS;
+                v += p.rook_across;
             }
             if r == 0 && (f == 0 || f == 8) {
-                v += ROOK_UNDEVELOPED;
+                v += p.rook_undeveloped;
             }
         }
         PieceKind::Cannon => {
             if f == 4 {
-                v += CANNON_CENTER_FILE;
+                v += p.cannon_center_file;
             }
             if r >= 5 {
-                v += CANNON_ACROSS;
+                v += p.cannon_across;
             }
         }
         PieceKind::King => {
-            v += KING_OFF_HOME * ((f - 4).abs() + r);
+            v += p.king_off_home * ((f - 4).abs() + r);
         }
         PieceKind::Advisor => {
             if f == 4 && r == 1 {
-                v += ADVISOR_CENTER;
+                v += p.advisor_center;
             }
         }
         PieceKind::Elephant => {
             if f == 4 && r == 2 {
-                v += ELEPHANT_CENTER;
+                v += p.elephant_center;
             }
         }
     }
     v
 }
 
-static TABLE: LazyLock<[[S; 90]; 14]> = LazyLock::new(|| {
-    let mut t = [[S::ZERO; 90]; 14];
-    for kind in PieceKind::ALL {
-        for sq in Square::ALL {
-            let (f, r) = (sq.file().index() as i32, sq.rank().index() as i32);
-            let v = red_value(kind, f, r);
-            t[Piece::new(Color::Red, kind).index()][sq.index()] = v;
-            t[Piece::new(Color::Black, kind).index()][sq.flip().index()] = v;
-        }
-    }
-    t
-});
+/// A full piece-square table built from a set of weights.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pst([[S; 90]; 14]);
 
-/// Piece-square value of `p` on `sq`, from `p`'s own point of view.
+impl Pst {
+    /// Builds the table for the weights `p`.
+    pub fn new(p: &EvalParams) -> Pst {
+        let mut t = [[S::ZERO; 90]; 14];
+        for kind in PieceKind::ALL {
+            for sq in Square::ALL {
+                let (f, r) = (sq.file().index() as i32, sq.rank().index() as i32);
+                let v = red_value(p, kind, f, r);
+                t[Piece::new(Color::Red, kind).index()][sq.index()] = v;
+                t[Piece::new(Color::Black, kind).index()][sq.flip().index()] = v;
+            }
+        }
+        Pst(t)
+    }
+
+    /// Piece-square value of `p` on `sq`, from `p`'s own point of view.
+    #[inline(always)]
+    pub fn get(&self, p: Piece, sq: Square) -> S {
+        self.0[p.index()][sq.index()]
+    }
+}
+
+static TABLE: LazyLock<Pst> = LazyLock::new(|| Pst::new(&DEFAULT));
+
+/// Piece-square value of `p` on `sq` with the engine's weights, from `p`'s own
+/// point of view.
 ///
 /// ```
 /// use chuhan::core::{Color, Piece, PieceKind, Square};
@@ -96,7 +112,7 @@ static TABLE: LazyLock<[[S; 90]; 14]> = LazyLock::new(|| {
 /// ```
 #[inline(always)]
 pub fn value(p: Piece, sq: Square) -> S {
-    TABLE[p.index()][sq.index()]
+    TABLE.get(p, sq)
 }
 
 #[cfg(test)]

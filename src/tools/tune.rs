@@ -1,0 +1,323 @@
+//! Texel tuning of the evaluation weights ([`crate::eval::params::EvalParams`]) on
+//! positions from game records labelled with the games' results (`chuhan tune`).
+//!
+//! 1. [`samples`] takes every position of every finished game after the opening
+//!    plies that is *quiet*: the side to move is not in check and has no capture
+//!    that wins material by static exchange (so the static evaluation is a fair
+//!    stand-in for a quiescence search). Its label is the game's result from
+//!    Red's point of view (1, ½ or 0).
+//! 2. The error of a set of weights is the mean squared difference between the
+//!    labels and `1 / (1 + 10^(-k·e/400))`, `e` being the static evaluation from
+//!    Red's point of view ([`error`]). [`best_k`] first fits `k` to the current
+//!    weights, so tuning changes weights, not the scale.
+//! 3. [`tune`] is a coordinate descent: each pass tries every middlegame and
+//!    endgame value of every pair one step up and one step down and keeps a change
+//!    whenever the error falls. It stops after a pass without improvement or after
+//!    the given number of passes. Everything is single-threaded and deterministic.
+//!    `chuhan tune --validate` measures the error on held-out games after every
+//!    pass and keeps the pass where it was lowest (early stopping).
+
+use crate::core::{GenType, Position};
+use crate::eval::params::EvalParams;
+use crate::eval::{Knowledge, Weights, breakdown_with};
+use crate::notation::{Game, GameResult};
+use crate::search::see;
+
+/// A labelled position.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    /// The position (without history).
+    pub pos: Position,
+    /// The game's result from Red's point of view: 1 win, 0.5 draw, 0 loss.
+    pub result: f64,
+}
+
+/// Whether `pos` is quiet: not in check, and no capture wins material by static
+/// exchange.
+pub fn is_quiet(pos: &Position) -> bool {
+    !pos.in_check()
+        && !pos
+            .generate(GenType::Captures)
+            .iter()
+            .any(|&m| see::see_ge(pos, m, 1))
+}
+
+/// The quiet positions of `games` after the first `skip_plies` plies, labelled with
+/// their results (games without a result are skipped).
+pub fn samples(games: &[Game], skip_plies: usize) -> Vec<Sample> {
+    let mut out = Vec::new();
+    for g in games {
+        let result = match g.result {
+            GameResult::RedWins => 1.0,
+            GameResult::BlackWins => 0.0,
+            GameResult::Draw => 0.5,
+            GameResult::Unknown => continue,
+        };
+        let mut pos = g.start.clone();
+        for (ply, m) in g.moves().into_iter().enumerate() {
+            if ply >= skip_plies && is_quiet(&pos) {
+                // A fresh copy without history keeps the sample small.
+                if let Ok(p) = Position::from_fen(&pos.to_fen()) {
+                    out.push(Sample { pos: p, result });
+                }
+            }
+            if !pos.is_legal(m) {
+                break;
+            }
+            pos.make_move(m);
+        }
+    }
+    out
+}
+
+/// The win probability for Red the model gives a Red-view evaluation `e`.
+pub fn sigmoid(e: f64, k: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * e / 400.0))
+}
+
+/// The mean squared error of `weights` on `samples` with scale `k`.
+pub fn error(samples: &[Sample], weights: &Weights, k: f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let sum: f64 = samples
+        .iter()
+        .map(|s| {
+            let e = breakdown_with(&s.pos, Knowledge::Full, weights).red_total();
+            let d = s.result - sigmoid(e as f64, k);
+            d * d
+        })
+        .sum();
+    sum / samples.len() as f64
+}
+
+/// The scale `k` (to 0.01, within 0.1..=3) that minimises the error of `weights`.
+pub fn best_k(samples: &[Sample], weights: &Weights) -> f64 {
+    let (mut lo, mut hi) = (0.1f64, 3.0f64);
+    // Golden-section search: the error is unimodal in k in practice.
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    while hi - lo > 0.01 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if error(samples, weights, a) < error(samples, weights, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    ((lo + hi) / 2.0 * 100.0).round() / 100.0
+}
+
+/// How to tune.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TuneConfig {
+    /// The sigmoid scale.
+    pub k: f64,
+    /// The step tried on every value.
+    pub step: i32,
+    /// Most passes over all values.
+    pub max_passes: usize,
+    /// Tune only the pairs whose name starts with one of these (`material`,
+    /// `horse_`, `tempo`); all of them when empty.
+    pub only: Vec<String>,
+}
+
+/// What the tuner reports after each pass.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PassReport {
+    /// Passes done.
+    pub pass: usize,
+    /// The error after it.
+    pub error: f64,
+    /// Values changed in it.
+    pub changes: usize,
+}
+
+/// Tunes `start` on `samples`, calling `progress` with the weights after every
+/// pass; returns the tuned weights and their error.
+pub fn tune(
+    samples: &[Sample],
+    start: &EvalParams,
+    cfg: &TuneConfig,
+    mut progress: impl FnMut(&PassReport, &EvalParams),
+) -> (EvalParams, f64) {
+    let mut best = start.clone();
+    let mut best_err = error(samples, &Weights::new(best.clone()), cfg.k);
+    let chosen: Vec<usize> = best
+        .clone()
+        .entries_mut()
+        .iter()
+        .enumerate()
+        .filter(|(_, (name, _))| {
+            cfg.only.is_empty() || cfg.only.iter().any(|o| name.starts_with(o.as_str()))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    for pass in 1..=cfg.max_passes {
+        let mut changes = 0;
+        for &i in &chosen {
+            for eg in [false, true] {
+                for delta in [cfg.step, -cfg.step] {
+                    let mut trial = best.clone();
+                    {
+                        let mut entries = trial.entries_mut();
+                        let v = &mut entries[i].1;
+                        if eg {
+                            v.eg += delta;
+                        } else {
+                            v.mg += delta;
+                        }
+                    }
+                    let e = error(samples, &Weights::new(trial.clone()), cfg.k);
+                    if e < best_err {
+                        best = trial;
+                        best_err = e;
+                        changes += 1;
+                        break;
+                    }
+                }
+            }
+        }
+        progress(
+            &PassReport {
+                pass,
+                error: best_err,
+                changes,
+            },
+            &best,
+        );
+        if changes == 0 {
+            break;
+        }
+    }
+    (best, best_err)
+}
+
+/// `source` (the text of `src/eval/params.rs`) with the body of its `DEFAULT`
+/// literal replaced by `params`; `None` if the literal is not found.
+pub fn rewrite_params_source(source: &str, params: &EvalParams) -> Option<String> {
+    const OPEN: &str = "pub const DEFAULT: EvalParams = EvalParams {\n";
+    let start = source.find(OPEN)? + OPEN.len();
+    let end = start + source[start..].find("\n};")? + 1;
+    Some(format!(
+        "{}{}{}",
+        &source[..start],
+        params.rust_fields(),
+        &source[end..]
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::DEFAULT_WEIGHTS;
+    use crate::eval::params::DEFAULT;
+    use crate::eval::tapered::s;
+
+    fn game(moves: &str, result: GameResult) -> Game {
+        let mut g = Game::new(Position::startpos());
+        for m in moves.split_whitespace() {
+            g.push(m.parse().unwrap());
+        }
+        g.result = result;
+        g
+    }
+
+    #[test]
+    fn samples_are_quiet_labelled_and_skip_the_opening() {
+        let g = game("h2e2 h9g7 h0g2 i9h9 e2e6 d9e8", GameResult::RedWins);
+        let all = samples(std::slice::from_ref(&g), 0);
+        assert!(!all.is_empty());
+        assert!(all.iter().all(|s| s.result == 1.0 && is_quiet(&s.pos)));
+        let later = samples(std::slice::from_ref(&g), 2);
+        assert!(later.len() < all.len());
+        let unknown = game("h2e2 h9g7", GameResult::Unknown);
+        assert!(samples(&[unknown], 0).is_empty());
+        let draw = game("h2e2 h9g7", GameResult::Draw);
+        assert!(samples(&[draw], 0).iter().all(|s| s.result == 0.5));
+    }
+
+    #[test]
+    fn a_capture_that_wins_material_is_not_quiet() {
+        // Red's rook can take an undefended black horse.
+        let pos = Position::from_fen("3k5/9/9/9/4n4/9/9/9/9/R3K4 w").unwrap();
+        assert!(is_quiet(&pos));
+        let pos = Position::from_fen("3k5/9/9/9/n8/9/9/9/9/R3K4 w").unwrap();
+        assert!(!is_quiet(&pos));
+    }
+
+    fn rook_up_samples() -> Vec<Sample> {
+        let fens = [
+            ("3k5/9/9/9/9/9/9/9/9/R3K4 w", 1.0),
+            ("3k5/9/9/9/9/9/9/9/9/R3K4 b", 1.0),
+            ("r2k5/9/9/9/9/9/9/9/9/4K4 w", 0.0),
+            ("4k4/9/9/9/9/9/9/9/4A4/3AK4 w", 0.5),
+        ];
+        fens.iter()
+            .map(|&(f, r)| Sample {
+                pos: Position::from_fen(f).unwrap(),
+                result: r,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn error_matches_the_formula() {
+        let set = rook_up_samples();
+        let w = &*DEFAULT_WEIGHTS;
+        let mut want = 0.0;
+        for x in &set {
+            let e = breakdown_with(&x.pos, Knowledge::Full, w).red_total() as f64;
+            want += (x.result - sigmoid(e, 1.0)).powi(2);
+        }
+        assert!((error(&set, w, 1.0) - want / 4.0).abs() < 1e-12);
+        assert!((sigmoid(0.0, 1.0) - 0.5).abs() < 1e-12);
+        assert!(sigmoid(400.0, 1.0) > 0.9);
+    }
+
+    #[test]
+    fn tuning_never_raises_the_error_and_is_deterministic() {
+        let set = rook_up_samples();
+        // Start from a rook worth far too little: the tuner must raise it.
+        let mut start = DEFAULT.clone();
+        start.material[0] = s(100, 100);
+        let cfg = TuneConfig {
+            k: 1.0,
+            step: 20,
+            max_passes: 3,
+            only: Vec::new(),
+        };
+        let before = error(&set, &Weights::new(start.clone()), cfg.k);
+        let mut reports = Vec::new();
+        let (tuned, after) = tune(&set, &start, &cfg, |r, _| reports.push(*r));
+        assert!(after < before);
+        assert!(reports.windows(2).all(|w| w[1].error <= w[0].error));
+        assert!(tuned.material[0].mg + tuned.material[0].eg > 200);
+        assert_eq!(tune(&set, &start, &cfg, |_, _| {}).0, tuned);
+        // Restricted to the tempo, the rook stays where it was.
+        let only = TuneConfig {
+            only: vec!["tempo".into()],
+            ..cfg
+        };
+        let (t2, _) = tune(&set, &start, &only, |_, _| {});
+        assert_eq!(t2.material, start.material);
+    }
+
+    #[test]
+    fn rewriting_the_params_file_changes_only_the_values() {
+        let source = include_str!("../eval/params.rs");
+        let mut p = DEFAULT.clone();
+        p.tempo = s(21, 11);
+        let out = rewrite_params_source(source, &p).unwrap();
+        assert!(out.contains("    tempo: s(21, 11),\n"));
+        assert!(out.contains("/// Bonus for the side to move."));
+        assert_eq!(
+            out.lines().count(),
+            rewrite_params_source(source, &DEFAULT)
+                .unwrap()
+                .lines()
+                .count()
+        );
+        assert!(rewrite_params_source("no literal here", &p).is_none());
+    }
+}

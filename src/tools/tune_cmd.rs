@@ -1,0 +1,155 @@
+//! `chuhan tune`: Texel tuning of the evaluation weights on game records (see
+//! [`crate::tools::tune`] for the method).
+
+use crate::eval::Weights;
+use crate::eval::params::{DEFAULT, EvalParams};
+use crate::notation::{Game, record};
+use crate::tools::tune::{self, TuneConfig};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `chuhan tune`.
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    /// Game records (PGN, XQF...) with results, e.g. from `chuhan match --pgn`.
+    #[arg(required = true)]
+    pub games: Vec<PathBuf>,
+    /// Held-out game records: the error on them is printed after every pass and the
+    /// weights of the pass where it was lowest are kept.
+    #[arg(long, num_args = 1..)]
+    pub validate: Vec<PathBuf>,
+    /// Opening plies of every game left out.
+    #[arg(long, default_value_t = 10)]
+    pub skip_plies: usize,
+    /// Step tried on every value.
+    #[arg(long, default_value_t = 2)]
+    pub step: i32,
+    /// Most passes over all values.
+    #[arg(long, default_value_t = 10)]
+    pub passes: usize,
+    /// Tune only the pairs whose name starts with one of these (e.g. `material`);
+    /// all of them without it.
+    #[arg(long, num_args = 1..)]
+    pub only: Vec<String>,
+    /// Sigmoid scale (fitted to the current weights without it).
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Write the tuned values into this copy of `src/eval/params.rs` (its `DEFAULT`
+    /// literal); without it the values are only printed.
+    #[arg(long)]
+    pub update: Option<PathBuf>,
+}
+
+/// Loads the games, fits the scale, tunes and prints (or writes) the result.
+pub fn run(args: &TuneArgs) -> ExitCode {
+    let Some(games) = load(&args.games) else {
+        return ExitCode::from(2);
+    };
+    let Some(held_out) = load(&args.validate) else {
+        return ExitCode::from(2);
+    };
+    let samples = tune::samples(&games, args.skip_plies);
+    let check = tune::samples(&held_out, args.skip_plies);
+    println!(
+        "games {}, quiet positions {}; held out: games {}, positions {}",
+        games.len(),
+        samples.len(),
+        held_out.len(),
+        check.len()
+    );
+    if samples.is_empty() {
+        eprintln!("error: no labelled quiet positions");
+        return ExitCode::from(2);
+    }
+    let start = Weights::new(DEFAULT);
+    let k = args.k.unwrap_or_else(|| tune::best_k(&samples, &start));
+    let cfg = TuneConfig {
+        k,
+        step: args.step.max(1),
+        max_passes: args.passes,
+        only: args.only.clone(),
+    };
+    let check_err = |p: &EvalParams| tune::error(&check, &Weights::new(p.clone()), k);
+    let held = |p: &EvalParams| (!check.is_empty()).then(|| check_err(p));
+    let show = |e: Option<f64>| e.map_or(String::new(), |e| format!(", held-out error {e:.6}"));
+    println!(
+        "k {k:.2}, error {:.6}{}",
+        tune::error(&samples, &start, k),
+        show(held(&DEFAULT))
+    );
+    let mut kept = (check_err(&DEFAULT), 0, DEFAULT);
+    let (mut tuned, err) = tune::tune(&samples, &DEFAULT, &cfg, |r, p| {
+        let h = held(p);
+        println!(
+            "pass {}: error {:.6}{}, {} values changed",
+            r.pass,
+            r.error,
+            show(h),
+            r.changes
+        );
+        if let Some(h) = h
+            && h < kept.0
+        {
+            kept = (h, r.pass, p.clone());
+        }
+    });
+    println!("final error {err:.6}");
+    if !check.is_empty() {
+        println!("kept pass {} (held-out error {:.6})", kept.1, kept.0);
+        tuned = kept.2;
+    }
+    print_changes(&tuned);
+    if let Some(path) = &args.update {
+        let written = std::fs::read_to_string(path).and_then(|src| {
+            let out = tune::rewrite_params_source(&src, &tuned).ok_or_else(|| {
+                std::io::Error::other("no `pub const DEFAULT: EvalParams` literal found")
+            })?;
+            std::fs::write(path, out)
+        });
+        if let Err(e) = written {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+        println!("wrote {} (run cargo fmt)", path.display());
+    }
+    ExitCode::SUCCESS
+}
+
+/// Reads every game of `paths`; `None` (after saying why) if a file is unreadable.
+fn load(paths: &[PathBuf]) -> Option<Vec<Game>> {
+    let mut games = Vec::new();
+    for path in paths {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return None;
+            }
+        };
+        let mut bad = 0;
+        for g in record::read_all(&bytes) {
+            match g {
+                Ok(g) => games.push(g),
+                Err(_) => bad += 1,
+            }
+        }
+        if bad > 0 {
+            eprintln!(
+                "warning: {}: {bad} unreadable games skipped",
+                path.display()
+            );
+        }
+    }
+    Some(games)
+}
+
+/// Prints every value that differs from the engine's weights.
+fn print_changes(tuned: &EvalParams) {
+    let mut old = DEFAULT;
+    let mut new = tuned.clone();
+    for ((name, a), (_, b)) in old.entries_mut().into_iter().zip(new.entries_mut()) {
+        if a != b {
+            println!("{name}: s({}, {}) -> s({}, {})", a.mg, a.eg, b.mg, b.eg);
+        }
+    }
+}
