@@ -217,7 +217,7 @@ fn options_in_both_syntaxes() {
         "setoption style risky",
         "setoption idle none",
         "setoption usebook false",
-        "setoption bookfiles a.dat;b.obk",
+        "setoption bookfiles builtin",
         "setoption newgame",
         "setoption name Clear Hash",
         "setoption ponder true",
@@ -242,8 +242,9 @@ fn options_in_both_syntaxes() {
         assert_eq!(out.len(), 1, "{bad}: {out:?}");
         assert!(out[0].starts_with("info message error"), "{bad}: {out:?}");
     }
-    // MultiPV in UCI shows several lines.
+    // MultiPV in UCI shows several lines (with the book off: it would answer).
     let mut d = uci();
+    d.send("setoption name OwnBook value false");
     d.send("setoption name MultiPV value 3");
     d.send("position startpos");
     d.send("go depth 4");
@@ -417,6 +418,8 @@ fn probe_answers_pophash() {
     let mut d = ucci();
     d.send("probe startpos");
     assert_eq!(d.next(), "pophash");
+    // The book would answer without filling the table.
+    d.send("setoption usebook false");
     d.send("position startpos");
     d.send("go depth 6");
     d.bestmove();

@@ -38,7 +38,8 @@ pub enum BookCommand {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Build a binary book from game records (ICCS move lists, one game per line).
+    /// Build a binary book from game records (PGN, XQF, or ICCS move lists one game
+    /// per line).
     Build {
         /// Game record files.
         #[arg(long, num_args = 1.., required = true)]
@@ -263,8 +264,8 @@ fn build(files: &[PathBuf], out: &Path, options: BuildOptions) -> Result<(), Str
         let data = read(file)?;
         let format = RecordFormat::detect(file, &data).ok_or_else(|| {
             format!(
-                "{}: not a supported game record file (supported: plain-text ICCS move \
-                 lists, one game per line; PGN and XQF are not read yet)",
+                "{}: not a supported game record file (supported: PGN, XQF, plain-text \
+                 ICCS move lists one game per line)",
                 file.display()
             )
         })?;
@@ -274,10 +275,10 @@ fn build(files: &[PathBuf], out: &Path, options: BuildOptions) -> Result<(), Str
             match &item.game {
                 Ok(game) => {
                     if let Err(e) = builder.add_game(game) {
-                        report(format!("{}:{}: {e}", file.display(), item.line));
+                        report(format!("{}{}: {e}", file.display(), item.place));
                     }
                 }
-                Err(e) => report(format!("{}:{}: {e}", file.display(), item.line)),
+                Err(e) => report(format!("{}{}: {e}", file.display(), item.place)),
             }
             let fraction = (done as f64 + size as f64 * (i + 1) as f64 / n as f64) / total as f64;
             progress.show(fraction, builder.games(), false);
