@@ -700,3 +700,72 @@ fn cli_build_reads_pgn_and_xqf() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// The generator.
+// ---------------------------------------------------------------------------
+
+#[test]
+fn generated_books_follow_the_searches_and_do_not_depend_on_threads() {
+    use chuhan::tools::book_generator::{GenerateOptions, generate, weight};
+    let options = GenerateOptions {
+        plies: 3,
+        depth: 3,
+        width: 2,
+        margin: 40,
+        max_positions: None,
+        threads: 1,
+        hash_mb: 1,
+    };
+    let start = Position::startpos();
+    let mut calls = 0;
+    let one = generate(&start, &options, |_| calls += 1).unwrap();
+    assert_eq!(calls, one.searched);
+    let two = generate(
+        &start,
+        &GenerateOptions {
+            threads: 2,
+            ..options
+        },
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!(one.book.to_bytes(), two.book.to_bytes());
+    let book = Book::from_bytes(&one.book.to_bytes()).unwrap();
+    // Every searched position is in the book, at most `width` different replies
+    // each (a move and its mirror image are one reply in the start position), the
+    // best weighing 1000 and none more than the margin below it.
+    assert_eq!(one.book.position_count(), one.searched);
+    assert_eq!(one.plies_reached, 3);
+    let at_start = book.probe(&start);
+    assert_eq!(at_start[0].weight, weight(0));
+    let mut children = std::collections::HashSet::new();
+    for b in &at_start {
+        assert!(b.weight >= weight(40) && b.weight <= 1000, "{at_start:?}");
+        let mut p = start.clone();
+        p.make_move(b.mv);
+        children.insert(fold(&p).key);
+    }
+    assert!(children.len() <= 2, "{at_start:?}");
+    // A budget keeps the first positions only.
+    let few = generate(
+        &start,
+        &GenerateOptions {
+            max_positions: Some(3),
+            ..options
+        },
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!((few.searched, few.book.position_count()), (3, 3));
+    assert!(
+        generate(
+            &start,
+            &GenerateOptions {
+                width: 0,
+                ..options
+            },
+            |_| {}
+        )
+        .is_err()
+    );
+}
