@@ -301,11 +301,6 @@ impl Engine {
         self.book = book;
     }
 
-    /// True if an opening book is installed.
-    pub fn has_book(&self) -> bool {
-        self.book.is_some()
-    }
-
     /// Changes a setting. Hash, Threads and ClearHash need an idle engine.
     pub fn set_option(&mut self, opt: EngineOption) -> Result<(), EngineError> {
         let o = &mut self.options;
