@@ -1035,3 +1035,58 @@ fn the_shipped_opening_suite_loads() {
         assert!(seen.insert(o.moves().to_vec()), "duplicate {:?}", o.moves());
     }
 }
+
+/// The end-to-end check of issue 7: a short Chuhan-vs-Chuhan match at a small fixed
+/// depth writes a PGN whose every game `chuhan judge --pgn` rules the same way the
+/// match runner ended it (same status, same winner).
+#[test]
+fn a_chuhan_self_match_pgn_is_rejudged_identically_by_judge_pgn() {
+    let dir = scratch("self-rejudge");
+    let pgn_path = dir.join("self.pgn");
+    let engine = format!("cmd=\"{}\" option.hashsize=8", env!("CARGO_BIN_EXE_chuhan"));
+    let out = chuhan()
+        .args(["match", "--games", "4", "--depth", "2", "--seed", "7"])
+        .arg("--openings")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/books/openings.txt"))
+        .arg("--engine")
+        .arg(format!("{engine} name=A"))
+        .arg("--engine")
+        .arg(format!("{engine} name=B"))
+        .arg("--pgn")
+        .arg(&pgn_path)
+        .arg("--fail-on-fault")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("Engine faults: none"), "{stdout}");
+    let games = pgn::read(&std::fs::read_to_string(&pgn_path).unwrap()).unwrap();
+    assert_eq!(games.len(), 4);
+    for (i, game) in games.iter().enumerate() {
+        let termination = game.tag("Termination").unwrap().to_string();
+        let want_status = match termination.as_str() {
+            "checkmate" => "checkmate",
+            "stalemate" => "stalemate",
+            "repetition draw" | "repetition rule loss" => "repetition",
+            "move limit" => "sixty_moves",
+            "dead position" => "dead_position",
+            other => panic!("game {} ended by {other}, not by the rules", i + 1),
+        };
+        let judged = chuhan()
+            .args(["judge", "--json", "--pgn"])
+            .arg(&pgn_path)
+            .args(["--game", &(i + 1).to_string()])
+            .output()
+            .unwrap();
+        assert!(judged.status.success());
+        let ruling: serde_json::Value = serde_json::from_slice(&judged.stdout).unwrap();
+        assert_eq!(ruling["status"], want_status, "game {}", i + 1);
+        let want_winner = match game.result {
+            RecordResult::RedWins => "red",
+            RecordResult::BlackWins => "black",
+            RecordResult::Draw => "draw",
+            ref other => panic!("game {} has result {other:?}", i + 1),
+        };
+        assert_eq!(ruling["winner"], want_winner, "game {}", i + 1);
+    }
+}

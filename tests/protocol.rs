@@ -562,10 +562,21 @@ fn extras_perft_d_eval_bench() {
     assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 45);
     d.send("d");
     let lines = d.until_prefix("Checkers:");
-    assert!(lines.iter().any(|l| l.contains('帥') && l.contains('車')));
-    assert!(lines.iter().any(|l| l.contains('將')));
-    assert!(lines.iter().any(|l| l.contains('砲')));
+    // The shared text diagram: Red's and Black's pieces in their own characters.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("俥──傌──相──仕──帥──仕──相──傌──俥"))
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("車──馬──象──士──將──士──象──馬──車"))
+    );
+    assert!(lines.iter().any(|l| l.contains('砲') && !l.contains('炮')));
     assert!(lines.iter().any(|l| l.starts_with("Key: ")));
+    assert!(lines.iter().any(|l| l.starts_with("Fen: rnbakabnr/")));
+    assert_eq!(lines.last().unwrap(), "Checkers: ");
     d.send("eval");
     let lines = d.until_prefix("Total (side to move");
     assert!(lines.iter().any(|l| l.starts_with("Material")));
@@ -638,4 +649,88 @@ fn cyclone_quirks() {
     d.send("ucinewgame");
     d.send("uccinewgame");
     assert_eq!(d.sync(), Vec::<String>::new());
+}
+
+/// Red's rook checks from a9, a8, a9, … while Black's king steps e9-e8-e9: after
+/// these moves the position after `a0a9` stands for the third time, Red the violator.
+const PERPETUAL: &str = "position fen 4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1 moves a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9";
+
+#[test]
+fn judge_in_both_dialects() {
+    for (mut d, prefix) in [(ucci(), "info message "), (uci(), "info string ")] {
+        d.send(PERPETUAL);
+        d.send("judge");
+        let lines = d.until_prefix("judgeok ");
+        let (last, report) = lines.split_last().unwrap();
+        assert!(report.iter().all(|l| l.starts_with(prefix)), "{lines:?}");
+        assert!(
+            report.iter().any(|l| l.contains("rules: cxa2011")),
+            "{lines:?}"
+        );
+        assert!(
+            report
+                .iter()
+                .any(|l| l.contains("red wins") || l.contains("black wins"))
+        );
+        let json: serde_json::Value =
+            serde_json::from_str(last.strip_prefix("judgeok ").unwrap()).expect("one JSON line");
+        assert_eq!(json["rules"], "cxa2011");
+        assert_eq!(json["repetition"]["must_vary"], "red", "{json}");
+        assert_eq!(json["repetition"]["occurrences"], 3);
+        assert_eq!(json["winner"], "black", "{json}");
+        // A named rule set overrides the option; the option sets the default.
+        d.send("judge rules axf");
+        let last = d.until_prefix("judgeok ").pop().unwrap();
+        assert!(last.contains(r#""rules":"axf""#), "{last}");
+        let set = if prefix.starts_with("info message") {
+            "setoption rules axf"
+        } else {
+            "setoption name Rules value axf"
+        };
+        d.send(set);
+        assert_eq!(d.sync(), Vec::<String>::new());
+        d.send("judge");
+        let last = d.until_prefix("judgeok ").pop().unwrap();
+        assert!(last.contains(r#""rules":"axf""#), "{last}");
+        // Errors: one line each, nothing else.
+        for bad in ["judge rules wxf", "judge rules", "judge now"] {
+            d.send(bad);
+            let out = d.sync();
+            assert_eq!(out.len(), 1, "{bad}: {out:?}");
+            assert!(
+                out[0].starts_with(&format!("{prefix}error")),
+                "{bad}: {out:?}"
+            );
+        }
+        // The start position: nothing to rule, the game goes on.
+        d.send("position startpos");
+        d.send("judge");
+        let last = d.until_prefix("judgeok ").pop().unwrap();
+        let json: serde_json::Value = serde_json::from_str(&last["judgeok ".len()..]).unwrap();
+        assert_eq!(json["winner"], serde_json::Value::Null);
+        assert_eq!(json["moves"].as_array().unwrap().len(), 44);
+    }
+}
+
+#[test]
+fn rules_option_is_a_combo_in_both_dialects() {
+    let mut d = Daemon::start();
+    d.send("ucci");
+    let lines = d.until(|l| l == "ucciok");
+    assert!(
+        lines.contains(&"option rules type combo default cxa2011 var cxa2011 var axf".to_string()),
+        "{lines:?}"
+    );
+    d.send("uci");
+    let lines = d.until(|l| l == "uciok");
+    assert!(
+        lines.contains(
+            &"option name Rules type combo default cxa2011 var cxa2011 var axf".to_string()
+        ),
+        "{lines:?}"
+    );
+    d.send("setoption name Rules value draw");
+    let out = d.sync();
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].starts_with("info string error"), "{out:?}");
 }

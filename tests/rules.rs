@@ -94,6 +94,52 @@ fn cxa2011_cases() {
     );
 }
 
+/// The search's shortcut ([`cycle::idle_on_both_sides`]) is exact: at every
+/// repetition along every case's moves, under both rule sets and both folds, it
+/// holds exactly when both sides played an idle move, and then the full analysis
+/// rules a draw.
+#[test]
+fn both_sides_idle_shortcut_agrees_with_the_full_analysis() {
+    use chuhan::core::{Move, Position};
+    use chuhan::rules::cycle;
+    let (mut cycles, mut shortcuts) = (0, 0);
+    for case in cases() {
+        let Ok(mut pos) = Position::from_fen(&case.fen) else {
+            continue;
+        };
+        for text in &case.moves {
+            let m: Move = text.parse().expect("ICCS move");
+            assert!(pos.is_legal(m), "{}: {text}", case.id);
+            pos.make_move(m);
+            for rules in RuleSet::ALL {
+                for fold in [2, 3] {
+                    let Some(c) = cycle::find(&pos, fold, rules) else {
+                        continue;
+                    };
+                    cycles += 1;
+                    let full = cycle::analyse(&pos, c, rules, None);
+                    let both_idle = full.red.idles > 0 && full.black.idles > 0;
+                    let at = format!("{} {rules} fold {fold} ply {}", case.id, pos.game_ply());
+                    assert_eq!(
+                        cycle::idle_on_both_sides(&pos, c, rules, None),
+                        both_idle,
+                        "{at}"
+                    );
+                    if both_idle {
+                        shortcuts += 1;
+                        assert_eq!(full.verdict.must_vary, None, "{at}");
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{cycles} cycles, {shortcuts} shortcuts");
+    assert!(
+        cycles > 200 && shortcuts > 20,
+        "{cycles} cycles, {shortcuts} shortcuts"
+    );
+}
+
 /// AXF-OR102 (orange-xiangqi #102, AXF diagrams 71-75) is kept failing on purpose.
 ///
 /// Its FEN `3a2b1r/4ak3/8p/7P1/9/9/9/B2NN3B/3K5/4p4 w` has a black pawn on i7, behind
@@ -737,5 +783,99 @@ mod cli {
         assert_eq!(v["ply"], 0);
         let (code, _) = judge(&["--moves", "h2e2 zz99"]);
         assert_eq!(code, 2);
+    }
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("chuhan-judge-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
+    }
+
+    /// Two games: an opening, then Red's perpetual check in WXF notation.
+    const TWO_GAMES: &str = "[Game \"Chinese Chess\"]\n[Result \"*\"]\n\n1. h2e2 h9g7 *\n\n\
+        [Game \"Chinese Chess\"]\n[FEN \"4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1\"]\n[Result \"0-1\"]\n\n\
+        1. R9+9 K5+1 2. R9-1 K5-1 3. R9+1 K5+1 4. R9-1 K5-1 5. R9+1 0-1\n";
+
+    #[test]
+    fn rules_the_game_of_a_record() {
+        let pgn = temp("two.pgn");
+        std::fs::write(&pgn, TWO_GAMES).unwrap();
+        let pgn = pgn.to_str().unwrap();
+        let (code, out) = judge(&["--pgn", pgn, "--game", "2", "--json"]);
+        assert_eq!(code, 0, "{out}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["winner"], "black");
+        assert_eq!(v["repetition"]["must_vary"], "red");
+        assert_eq!(v["plies"], 9);
+        let (code, out) = judge(&["--pgn", pgn, "--game", "2", "--rules", "axf"]);
+        assert_eq!(code, 0);
+        assert!(
+            out.starts_with("rules: axf\n") && out.contains("red must vary"),
+            "{out}"
+        );
+        // The first game by default: two plies, nothing to rule.
+        let (code, out) = judge(&["--pgn", pgn, "--json"]);
+        assert_eq!(code, 0);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(
+            (v["plies"].as_u64(), &v["repetition"]),
+            (Some(2), &serde_json::Value::Null)
+        );
+        // A plain move list is a record too.
+        let list = temp("moves.txt");
+        std::fs::write(&list, "h2e2 h9g7 h0g2").unwrap();
+        let (code, out) = judge(&["--pgn", list.to_str().unwrap(), "--json"]);
+        assert_eq!(code, 0);
+        assert!(out.contains("\"plies\":3"), "{out}");
+        for bad in [
+            vec!["--pgn", pgn, "--game", "3"],
+            vec!["--pgn", pgn, "--game", "0"],
+            vec!["--pgn", "/nonexistent/chuhan.pgn"],
+        ] {
+            let (code, out) = judge(&bad);
+            assert_eq!(code, 2, "{bad:?}");
+            let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+            assert!(v["error"].is_string(), "{bad:?}: {out}");
+        }
+    }
+
+    #[test]
+    fn svg_of_the_ruled_cycle() {
+        let svg = temp("cycle.svg");
+        let (code, _) = judge(&[
+            "--fen",
+            "4k4/9/9/9/9/9/9/9/9/R2K5 w",
+            "--moves",
+            "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9",
+            "--svg",
+            svg.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0);
+        let doc = std::fs::read_to_string(&svg).unwrap();
+        assert!(doc.starts_with("<?xml") && doc.trim_end().ends_with("</svg>"));
+        // The last period: four moves, Red's two in red, Black's in blue; moves
+        // between the same points share a label.
+        assert_eq!(
+            doc.matches("marker-end=\"url(#head-red)\"").count(),
+            2,
+            "{doc}"
+        );
+        assert_eq!(doc.matches("marker-end=\"url(#head-blue)\"").count(), 2);
+        assert!(
+            doc.contains(">1/3</text>") && doc.contains(">2/4</text>"),
+            "{doc}"
+        );
+        assert!(doc.contains("violator: red, who loses at once (cxa2011)"));
+        assert!(doc.contains("red 長將, black 閒"));
+        assert!(doc.contains("plies 6–9; the position has occurred 3 times"));
+        // Drawn at the period's start: Red's rook on a9 (x 64, y 70), Black's king
+        // on e9 (x 304, y 70).
+        assert!(doc.contains("x1=\"64\" y1=\"70\""), "a9a8 starts at a9");
+        // No cycle: the final position and its last move.
+        let (code, _) = judge(&["--moves", "h2e2 h9g7", "--svg", svg.to_str().unwrap()]);
+        assert_eq!(code, 0);
+        let doc = std::fs::read_to_string(&svg).unwrap();
+        assert_eq!(doc.matches("marker-end").count(), 1);
+        assert!(doc.contains("status: ongoing; game goes on"));
     }
 }

@@ -2,11 +2,15 @@
 //! brute-force solver, and the engine never answering an illegal or banned move.
 
 use chuhan::core::{Move, Position, perft};
+use chuhan::rules::{RuleSet, judge_position};
 use chuhan::search::history::History;
 use chuhan::search::picker::{MovePicker, OrderContext};
+use chuhan::search::repetition::RepetitionRules;
 use chuhan::search::score::Score;
+use chuhan::search::score::{RULE_BOUND, Value, is_mate};
 use chuhan::search::{Engine, EngineOption, Limits};
 use proptest::prelude::*;
+use std::sync::LazyLock;
 
 // ---------------------------------------------------------------------------
 // Perft through the staged move picker.
@@ -345,5 +349,167 @@ proptest! {
             }
             None => prop_assert!(legal.iter().all(|m| banned.contains(m))),
         }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The 棋例 in the search.
+// ---------------------------------------------------------------------------
+
+const CXA: RepetitionRules = RepetitionRules::Judged(RuleSet::Cxa2011);
+const AXF: RepetitionRules = RepetitionRules::Judged(RuleSet::Axf);
+
+/// Best move and value of a fixed-depth search of `pos` under `rules`.
+fn search_with(pos: &Position, rules: RepetitionRules, depth: i32) -> (Option<Move>, Value) {
+    let mut e = Engine::new();
+    e.set_option(EngineOption::Hash(16)).unwrap();
+    e.set_option(EngineOption::Rules(rules)).unwrap();
+    e.set_position(pos.clone());
+    let b = e.search(Limits::depth(depth)).unwrap();
+    (b.best, b.value.expect("a searched move has a value"))
+}
+
+/// Positions where trusting a repetition inside the tree as a win used to show
+/// mates that are not there: the defender has a perpetual that the rules allow or
+/// can vary, so neither side is mated by force.
+#[test]
+fn no_false_mates_from_repetitions() {
+    for fen in [
+        "3aka3/4n4/9/9/9/9/9/7C1/7r1/3AK4 w",
+        "5R3/4k4/9/4r4/9/9/5p3/5A3/5K3/9 b",
+    ] {
+        let pos = Position::from_fen(fen).unwrap();
+        for rules in [CXA, AXF] {
+            let (best, v) = search_with(&pos, rules, 20);
+            eprintln!("{fen} {rules}: {best:?} {v}");
+            assert!(best.is_some(), "{fen} {rules}");
+            assert!(!is_mate(v), "{fen} {rules}: {v} is a mate score");
+        }
+    }
+}
+
+/// Red (a rook) against Black's rook and two crossed pawns that box Red's king in
+/// at d0: without checking, Red is lost. Its rook can check the black king along
+/// every rank forever (Black can neither interpose nor capture: only king moves
+/// answer), a unilateral perpetual check (長將), which both rule sets forbid.
+const PERPETUAL_CHECK: &str = "4k4/9/9/9/9/9/8r/9/2p1p4/R2K5 w";
+
+/// The checker: with every repetition a draw the perpetual saves Red (a draw
+/// score); with the rules it does not, and the engine knows it is lost.
+#[test]
+fn the_engine_does_not_count_on_its_own_forbidden_cycle() {
+    let pos = Position::from_fen(PERPETUAL_CHECK).unwrap();
+    let (_, draws) = search_with(&pos, RepetitionRules::AllDraws, 10);
+    assert!(draws.abs() <= 50, "every repetition a draw: {draws}");
+    for rules in [CXA, AXF] {
+        let (best, v) = search_with(&pos, rules, 10);
+        eprintln!("{rules}: {best:?} {v}, all draws {draws}");
+        assert!(v < -300, "{rules}: {v} ({best:?})");
+    }
+}
+
+/// The checked side: with every repetition a draw Black sees only a draw; with the
+/// rules Black keeps its king going round the cycle, Red must vary, and Black
+/// wins.
+#[test]
+fn the_engine_steers_the_opponent_into_a_forbidden_cycle() {
+    let mut pos = Position::from_fen(PERPETUAL_CHECK).unwrap();
+    pos.make_move("a0a9".parse().unwrap());
+    let (_, draws) = search_with(&pos, RepetitionRules::AllDraws, 10);
+    assert!(draws.abs() <= 50, "every repetition a draw: {draws}");
+    for rules in [CXA, AXF] {
+        let (best, v) = search_with(&pos, rules, 10);
+        eprintln!("{rules}: {best:?} {v}, all draws {draws}");
+        assert!(v > 300, "{rules}: {v} ({best:?})");
+    }
+}
+
+/// Once the cycle has been completed twice, the check that would complete it a
+/// third time is a rule loss for Red: the engine plays another move, and the
+/// score of the forbidden one (searched alone) is a rule loss, not a mate.
+#[test]
+fn the_third_completion_is_never_played() {
+    let mut pos = Position::from_fen(PERPETUAL_CHECK).unwrap();
+    for m in "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9".split(' ') {
+        pos.make_move(m.parse().unwrap());
+    }
+    let forbidden: Move = "a8a9".parse().unwrap();
+    for rules in [CXA, AXF] {
+        let (best, _) = search_with(&pos, rules, 8);
+        assert!(best.is_some_and(|m| m != forbidden), "{rules}: {best:?}");
+    }
+    let (best, v) = search_with(&pos, RepetitionRules::AllDraws, 8);
+    assert_eq!((best, v.abs() <= 50), (Some(forbidden), true), "{v}");
+    assert!(-v < RULE_BOUND);
+}
+
+/// Every (case, ply) of the rule cases where the side to move has a move
+/// `rules::judge` marks `ban`, with the rule set.
+static BAN_POSITIONS: LazyLock<Vec<(Position, RuleSet, Vec<Move>)>> = LazyLock::new(|| {
+    #[derive(serde::Deserialize)]
+    struct Case {
+        fen: String,
+        moves: Vec<String>,
+    }
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/rules/cases.json"
+    ))
+    .expect("cases.json");
+    let cases: Vec<Case> = serde_json::from_str(&text).expect("valid cases.json");
+    let mut out = Vec::new();
+    for case in cases {
+        let Ok(mut pos) = Position::from_fen(&case.fen) else {
+            continue;
+        };
+        for text in &case.moves {
+            let Ok(m) = text.parse::<Move>() else { break };
+            if !pos.is_legal(m) {
+                break;
+            }
+            pos.make_move(m);
+            for rules in RuleSet::ALL {
+                let banned: Vec<Move> = judge_position(&pos, rules)
+                    .moves
+                    .iter()
+                    .filter(|v| v.verdict == "ban")
+                    .map(|v| v.mv.parse().unwrap())
+                    .collect();
+                if !banned.is_empty() {
+                    out.push((pos.clone(), rules, banned));
+                }
+            }
+        }
+    }
+    out
+});
+
+#[test]
+fn the_rule_cases_have_banned_moves() {
+    assert!(BAN_POSITIONS.len() >= 20, "{}", BAN_POSITIONS.len());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// Wherever the judge bans moves of the side to move, the engine plays none of
+    /// them (unless nothing else is legal), at any depth, node limit and thread
+    /// count.
+    #[test]
+    fn never_a_move_the_judge_bans(
+        index in any::<prop::sample::Index>(),
+        depth in 1i32..7,
+        nodes in prop::option::of(1u64..5000),
+        threads in 1usize..3,
+    ) {
+        let (pos, rules, banned) = &BAN_POSITIONS[index.index(BAN_POSITIONS.len())];
+        let mut e = Engine::new();
+        e.set_option(EngineOption::Hash(1)).unwrap();
+        e.set_option(EngineOption::Threads(threads)).unwrap();
+        e.set_option(EngineOption::Rules(RepetitionRules::Judged(*rules))).unwrap();
+        e.set_position(pos.clone());
+        let b = e.search(Limits { depth: Some(depth), nodes, ..Limits::default() }).unwrap();
+        let best = b.best.expect("a legal move");
+        let others = pos.legal_moves().iter().any(|m| !banned.contains(m));
+        prop_assert!(!others || !banned.contains(&best), "{best} banned ({rules}) in {}", pos.to_fen());
     }
 }

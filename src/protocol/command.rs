@@ -4,6 +4,7 @@
 //! nothing.
 
 use crate::core::{Color, FenError, Move, Position};
+use crate::rules::{ParseRuleSetError, RuleSet};
 use crate::search::limits::{Clock, Limits};
 use std::fmt;
 
@@ -53,6 +54,9 @@ pub enum Command {
     Bench(Option<i32>),
     /// UCI `debug on|off`.
     Debug(bool),
+    /// `judge [rules cxa2011|axf]`: rule on the game of the current position (by the
+    /// `rules` option when no rule set is named).
+    Judge(Option<RuleSet>),
 }
 
 /// Why a line was rejected.
@@ -82,6 +86,8 @@ pub enum ParseError {
     },
     /// An unexpected word.
     Unexpected(String),
+    /// An unknown rule-set name.
+    Rules(ParseRuleSetError),
     /// A depth beyond what the daemon runs synchronously.
     TooDeep {
         /// The largest accepted depth.
@@ -108,6 +114,7 @@ impl fmt::Display for ParseError {
                 write!(f, "'{key}' needs a number, not '{text}'")
             }
             ParseError::Unexpected(w) => write!(f, "unexpected '{w}'"),
+            ParseError::Rules(e) => write!(f, "{e}"),
             ParseError::TooDeep { max } => write!(
                 f,
                 "depth must be at most {max} here (use the chuhan perft/bench subcommands)"
@@ -368,6 +375,19 @@ pub fn parse(line: &str, ctx: &ParseContext) -> Result<Option<Command>, ParseErr
                 Command::Bench(Some(d as i32))
             }
             _ => return Err(ParseError::Unexpected(short(rest[1]))),
+        },
+        "judge" => match rest {
+            [] => Command::Judge(None),
+            [k, r] if k.eq_ignore_ascii_case("rules") => {
+                Command::Judge(Some(r.parse().map_err(ParseError::Rules)?))
+            }
+            [k] if k.eq_ignore_ascii_case("rules") => {
+                return Err(ParseError::Missing("a rule set (cxa2011 or axf)"));
+            }
+            [k, ..] if !k.eq_ignore_ascii_case("rules") => {
+                return Err(ParseError::Unexpected(short(k)));
+            }
+            _ => return Err(ParseError::Unexpected(short(rest[2]))),
         },
         "debug" => match rest {
             [w] if w.eq_ignore_ascii_case("on") => Command::Debug(true),

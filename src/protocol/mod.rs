@@ -5,15 +5,17 @@
 //! exactly one error line and changes nothing.
 
 pub mod command;
-pub mod diagram;
 pub mod dialect;
 pub mod options;
 
 use crate::book::{BookSet, Randomness, builtin::BUILTIN_NAME, locate::engine_dir};
 use crate::core::{Position, perft};
 use crate::eval;
+use crate::notation::diagram;
+use crate::rules::{self, RuleSet};
 use crate::search::engine::{Engine, EngineOption, Level, Style};
 use crate::search::event::Event;
+use crate::search::repetition::RepetitionRules;
 use crate::search::{bench, tt::Bound};
 use command::{Command, ParseContext};
 use crossbeam_channel::Receiver;
@@ -243,7 +245,7 @@ impl Session {
                 return Some(Exit::Quit);
             }
             Command::NewGame => self.new_game(),
-            Command::Display => self.say(&diagram::render(self.engine.position())),
+            Command::Display => self.say(&display(self.engine.position())),
             Command::Eval => {
                 let b = eval::breakdown(self.engine.position(), eval::Knowledge::Full);
                 self.say(&b.to_string());
@@ -256,8 +258,26 @@ impl Session {
                 }
             }
             Command::Debug(on) => self.debug = on,
+            Command::Judge(set) => self.judge(set),
         }
         None
+    }
+
+    /// Rules on the game of the current position: the report as message lines,
+    /// then `judgeok` and the ruling as one line of JSON.
+    fn judge(&self, set: Option<RuleSet>) {
+        let set = set.unwrap_or(match self.engine.rules() {
+            RepetitionRules::Judged(r) => r,
+            RepetitionRules::AllDraws => RuleSet::default(),
+        });
+        let j = rules::judge_position(self.engine.position(), set);
+        let mut lines: Vec<String> = j
+            .report_lines()
+            .iter()
+            .map(|l| self.dialect.message(l))
+            .collect();
+        lines.push(format!("judgeok {}", j.to_json_line()));
+        self.say(&lines.join("\n"));
     }
 
     fn handshake(&self) {
@@ -358,6 +378,15 @@ impl Session {
             (OptionId::Style, Value::Text(t)) => match t.parse::<Style>() {
                 Ok(s) => self.engine.set_option(EngineOption::Style(s)),
                 Err(e) => Err(e),
+            },
+            (OptionId::Rules, Value::Text(t)) => match t.parse::<RuleSet>() {
+                Ok(r) => self
+                    .engine
+                    .set_option(EngineOption::Rules(RepetitionRules::Judged(r))),
+                Err(e) => {
+                    self.error(&e.to_string());
+                    return;
+                }
             },
             _ => {
                 self.error(&format!("bad value for {}", spec.ucci));
@@ -462,6 +491,31 @@ impl Session {
             Err(e) => self.error(&e.to_string()),
         }
     }
+}
+
+/// The `d` diagram: the board ([`diagram::text`]), then the FEN, the key and the
+/// checkers.
+///
+/// ```
+/// use chuhan::core::Position;
+/// let d = chuhan::protocol::display(&Position::startpos());
+/// assert!(d.contains("俥──傌──相──仕──帥──仕──相──傌──俥"));
+/// assert!(d.contains("Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"));
+/// assert!(d.ends_with("Checkers: "));
+/// ```
+pub fn display(pos: &Position) -> String {
+    let checkers: Vec<String> = pos
+        .checkers()
+        .into_iter()
+        .map(|sq| sq.to_string())
+        .collect();
+    format!(
+        "{}\nFen: {}\nKey: {:016X}\nCheckers: {}",
+        diagram::text(pos).trim_end(),
+        pos.to_fen(),
+        pos.key(),
+        checkers.join(" ")
+    )
 }
 
 fn print_events(

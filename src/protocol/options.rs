@@ -43,6 +43,8 @@ pub enum OptionId {
     ClearHash,
     /// Resign hopeless positions (UCCI).
     Resign,
+    /// Repetition rules (棋例): `cxa2011` or `axf`.
+    Rules,
 }
 
 /// The type of an option.
@@ -287,6 +289,18 @@ pub const TABLE: &[Spec] = &[
         kind: Kind::Check(false),
         in_ucci: true,
         in_uci: false,
+    },
+    Spec {
+        id: OptionId::Rules,
+        ucci: "rules",
+        uci: "Rules",
+        aliases: &["repetitionrule"],
+        kind: Kind::Combo {
+            default: "cxa2011",
+            vars: &["cxa2011", "axf"],
+        },
+        in_ucci: true,
+        in_uci: true,
     },
 ];
 

@@ -5,7 +5,7 @@
 //! times unless it is a capture — so a position reached by a capture (or, in
 //! search, by a null move) is never counted, while the game's start position is.
 
-use super::classify::{MoveClass, classify};
+use super::classify::{Label, MoveClass, classify};
 use super::params;
 use super::ruleset::RuleSet;
 use super::verdict::{self, Identities, Pattern, Verdict};
@@ -118,6 +118,62 @@ impl ClassCache {
     }
 }
 
+/// The classification of `m`, played in `line` (the position before it), from
+/// `cache` if there (the key is the previous position, this one, the move and the
+/// rule set: a classification looks back one ply, for §26.1.2).
+fn classify_cached(
+    line: &mut Position,
+    m: Move,
+    rules: RuleSet,
+    cache: Option<&mut ClassCache>,
+) -> MoveClass {
+    let prev = line
+        .history()
+        .last()
+        .map_or(0, |s: &State| s.key ^ u64::from(s.mv.raw()));
+    let key = (prev, line.key(), m, rules);
+    match cache {
+        Some(cache) => match cache.get(&key) {
+            Some(c) => c.clone(),
+            None => {
+                let c = classify(line, m, rules);
+                cache.insert(key, c.clone());
+                c
+            }
+        },
+        None => classify(line, m, rules),
+    }
+}
+
+/// True if both sides play an idle move (閒) somewhere in `cycle` (which ends at
+/// the current position of `pos`): then neither side's moves are all forbidden or
+/// all checks (CXA §25.2), nor does either chase one piece with every move (AXF),
+/// so the cycle is a draw under both rule sets without classifying the rest. Walks
+/// back from the end and stops as soon as the answer is known — the search's
+/// shortcut for the commonest cycle, two sides shuffling.
+pub fn idle_on_both_sides(
+    pos: &Position,
+    cycle: Cycle,
+    rules: RuleSet,
+    mut cache: Option<&mut ClassCache>,
+) -> bool {
+    debug_assert_eq!(cycle.ply, pos.game_ply());
+    let mut line = pos.clone();
+    let mut idle = [false; 2];
+    for _ in cycle.start..cycle.ply {
+        let m = line.state().mv;
+        line.unmake_move();
+        let class = classify_cached(&mut line, m, rules, cache.as_deref_mut());
+        if class.label() == Label::Idle {
+            idle[class.side.index()] = true;
+            if idle == [true, true] {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// A cycle with every judged move classified and the ruling.
 #[derive(Clone, Debug)]
 pub struct Analysis {
@@ -153,21 +209,7 @@ pub fn analyse(
     let mut patterns = [Pattern::default(), Pattern::default()];
     for j in cycle.start + 1..=cycle.ply {
         let m = pos.history().get(j).map_or(pos.state().mv, |s| s.mv);
-        let prev = line
-            .history()
-            .last()
-            .map_or(0, |s: &State| s.key ^ u64::from(s.mv.raw()));
-        let key = (prev, line.key(), m, rules);
-        let class = match cache.as_deref_mut().and_then(|c| c.get(&key)) {
-            Some(c) => c.clone(),
-            None => {
-                let c = classify(&mut line, m, rules);
-                if let Some(cache) = cache.as_deref_mut() {
-                    cache.insert(key, c.clone());
-                }
-                c
-            }
-        };
+        let class = classify_cached(&mut line, m, rules, cache.as_deref_mut());
         patterns[class.side.index()].add(&class);
         ids.record(class.side, m.from(), m.to(), class.victims());
         line.make_move(m);

@@ -34,7 +34,7 @@
 //!   passed without a capture; when it holds, score a draw unless the side to move
 //!   has no legal move (mate and 困斃 still lose).
 
-use super::cycle::{self, ClassCache, analyse};
+use super::cycle::{self, ClassCache, analyse, idle_on_both_sides};
 use super::ruleset::RuleSet;
 use crate::core::{Color, Position};
 
@@ -106,6 +106,15 @@ fn rule(
     cache: Option<&mut ClassCache>,
 ) -> Option<Repetition> {
     let found = cycle::find(pos, fold, rules)?;
+    let mut cache = cache;
+    if idle_on_both_sides(pos, found, rules, cache.as_deref_mut()) {
+        return Some(Repetition {
+            occurrences: found.occurrences,
+            outcome: Outcome::Draw,
+            must_vary: None,
+            immediate: false,
+        });
+    }
     let a = analyse(pos, found, rules, cache);
     let stm = pos.side_to_move();
     let outcome = match a.verdict.must_vary {

@@ -5,6 +5,7 @@
 use crate::core::Position;
 use crate::search::engine::{Engine, EngineError, EngineOption};
 use crate::search::limits::Limits;
+use crate::search::repetition::RepetitionRules;
 use std::time::{Duration, Instant};
 
 /// Default bench depth.
@@ -71,9 +72,22 @@ impl BenchResult {
     }
 }
 
-/// Runs the bench: every position searched to `depth` from a cleared table.
+/// Runs the bench: every position searched to `depth` from a cleared table, with
+/// the default repetition rules (CXA 2011).
 pub fn run(depth: i32, threads: usize, hash_mb: usize) -> Result<BenchResult, EngineError> {
+    run_with(depth, threads, hash_mb, RepetitionRules::default())
+}
+
+/// [`run`] with the given repetition rules (to measure what the 棋例 cost against
+/// [`RepetitionRules::AllDraws`]).
+pub fn run_with(
+    depth: i32,
+    threads: usize,
+    hash_mb: usize,
+    rules: RepetitionRules,
+) -> Result<BenchResult, EngineError> {
     let mut engine = Engine::new();
+    engine.set_option(EngineOption::Rules(rules))?;
     engine.set_option(EngineOption::Threads(threads))?;
     engine.set_option(EngineOption::Hash(hash_mb))?;
     engine.set_option(EngineOption::UseBook(false))?;

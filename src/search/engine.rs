@@ -9,6 +9,7 @@ use crate::search::event::{BestMove, Event, Info, Offer};
 use crate::search::history::History;
 use crate::search::limits::Limits;
 use crate::search::params::{CONTEMPT, DRAW_ACCEPT_SCORE, MOVE_OVERHEAD_MS, RESIGN_SCORE};
+use crate::search::repetition::{self, RepetitionRules};
 use crate::search::score::{Score, Value, mated_in};
 use crate::search::time::TimeManager;
 use crate::search::tt::{self, TranspositionTable, TtEntry};
@@ -111,6 +112,9 @@ pub enum EngineOption {
     Idle(Level),
     /// Resign hopeless positions.
     Resign(bool),
+    /// How repeated positions are scored: the 棋例 of a rule set (default CXA
+    /// 2011), or every repetition a draw.
+    Rules(RepetitionRules),
 }
 
 /// Why the engine refused a request.
@@ -185,6 +189,7 @@ struct Options {
     style: Style,
     idle: Level,
     resign: bool,
+    rules: RepetitionRules,
 }
 
 struct Job {
@@ -235,6 +240,7 @@ impl Engine {
                 style: Style::Normal,
                 idle: Level::None,
                 resign: false,
+                rules: RepetitionRules::default(),
             },
             seed: 0x2545_F491_4F6C_DD1D,
             book: None,
@@ -357,6 +363,7 @@ impl Engine {
             EngineOption::Style(s) => o.style = s,
             EngineOption::Idle(l) => o.idle = l,
             EngineOption::Resign(b) => o.resign = b,
+            EngineOption::Rules(r) => o.rules = r,
         }
         Ok(())
     }
@@ -424,19 +431,38 @@ impl Engine {
                 Level::Large => 75,
             },
             resign: o.resign,
+            rules: o.rules,
         }
     }
 
-    /// The root moves of a search with `limits`: legal, not banned, and among
-    /// `searchmoves` if any are given.
+    /// The repetition rules in force.
+    pub fn rules(&self) -> RepetitionRules {
+        self.options.rules
+    }
+
+    /// The root moves of a search with `limits`: legal, not banned, among
+    /// `searchmoves` if any are given, and not forbidden by the repetition rules
+    /// (moves completing a cycle the mover must vary, see
+    /// [`repetition::forbidden_moves`]) unless nothing else is left.
     pub fn root_moves(&self, limits: &Limits) -> Vec<Move> {
-        self.position
+        let allowed: Vec<Move> = self
+            .position
             .legal_moves()
             .iter()
             .copied()
             .filter(|m| !self.banned.contains(m))
             .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-            .collect()
+            .collect();
+        let forbidden = repetition::forbidden_moves(&self.position, self.options.rules);
+        if forbidden.is_empty() {
+            return allowed;
+        }
+        let varied: Vec<Move> = allowed
+            .iter()
+            .copied()
+            .filter(|m| !forbidden.contains(m))
+            .collect();
+        if varied.is_empty() { allowed } else { varied }
     }
 
     /// Starts a search of the current position and returns its events; the last

@@ -25,6 +25,17 @@ pub const DRAW: Value = 0;
 /// Static evaluations are clamped into `±EVAL_LIMIT` so they never look like mates.
 pub const EVAL_LIMIT: Value = 20_000;
 
+/// Value of winning by the repetition rules (棋例) at the root; a rule win `n` plies
+/// from the root is `RULE_WIN - n`. Rule results live in their own band, between
+/// every evaluation and every mate: they outrank any material gain, they are never
+/// reported or stored as mates, and the transposition table never cuts off on them
+/// (they depend on the path that reached the position; see [`is_rule`]).
+pub const RULE_WIN: Value = 25_000;
+
+/// Values at least this large in absolute value, and below [`MATE_BOUND`], are rule
+/// results.
+pub const RULE_BOUND: Value = RULE_WIN - MAX_PLY as Value;
+
 /// The value of giving mate `ply` plies from the root.
 ///
 /// ```
@@ -40,6 +51,31 @@ pub const fn mate_in(ply: usize) -> Value {
 #[inline(always)]
 pub const fn mated_in(ply: usize) -> Value {
     -MATE + ply as Value
+}
+
+/// The value of winning by the repetition rules `ply` plies from the root.
+///
+/// ```
+/// use chuhan::search::score::{is_mate, is_rule, rule_win_in, EVAL_LIMIT};
+/// assert!(is_rule(rule_win_in(7)) && !is_mate(rule_win_in(7)));
+/// assert!(rule_win_in(100) > EVAL_LIMIT);
+/// ```
+#[inline(always)]
+pub const fn rule_win_in(ply: usize) -> Value {
+    RULE_WIN - ply as Value
+}
+
+/// The value of losing by the repetition rules `ply` plies from the root.
+#[inline(always)]
+pub const fn rule_loss_in(ply: usize) -> Value {
+    -RULE_WIN + ply as Value
+}
+
+/// True if `v` is a rule result (see [`RULE_WIN`]): path-dependent, so never a
+/// transposition-table cutoff.
+#[inline(always)]
+pub const fn is_rule(v: Value) -> bool {
+    (v >= RULE_BOUND && v < MATE_BOUND) || (v <= -RULE_BOUND && v > -MATE_BOUND)
 }
 
 /// True if `v` is a mate (or mated) score.
@@ -148,5 +184,19 @@ mod tests {
         assert_eq!(Score::from_value(mated_in(4)), Score::Mate(-2));
         assert_eq!(Score::from_value(mate_in(5)), Score::Mate(3));
         assert!(is_mate(mate_in(100)) && !is_mate(EVAL_LIMIT));
+    }
+
+    #[test]
+    fn rule_band_lies_between_evaluations_and_mates() {
+        for ply in [0, 1, MAX_PLY - 1] {
+            for v in [rule_win_in(ply), rule_loss_in(ply)] {
+                assert!(is_rule(v) && !is_mate(v), "{v}");
+                assert!(v.abs() > EVAL_LIMIT && v.abs() < MATE_BOUND);
+                assert_eq!(from_tt(to_tt(v, 9), 9), v);
+                assert!(matches!(Score::from_value(v), Score::Cp(_)));
+            }
+        }
+        assert!(!is_rule(EVAL_LIMIT) && !is_rule(mate_in(MAX_PLY)) && !is_rule(0));
+        assert!(rule_win_in(3) > rule_win_in(4), "quicker rule wins first");
     }
 }

@@ -9,7 +9,7 @@ use crate::search::history::{self, History, PieceTo};
 use crate::search::limits::Limits;
 use crate::search::params::*;
 use crate::search::picker::{MovePicker, OrderContext};
-use crate::search::repetition::{self, RepetitionFilter, Verdict};
+use crate::search::repetition::{self, Referee, RepetitionFilter, RepetitionRules, Verdict};
 use crate::search::score::*;
 use crate::search::see;
 use crate::search::time::TimeManager;
@@ -46,6 +46,8 @@ pub struct Settings {
     pub idle_percent: u32,
     /// Resign hopeless positions (UCCI only).
     pub resign: bool,
+    /// How repeated positions are scored.
+    pub rules: RepetitionRules,
 }
 
 impl Default for Settings {
@@ -57,6 +59,7 @@ impl Default for Settings {
             draw_value: DRAW,
             idle_percent: 0,
             resign: false,
+            rules: RepetitionRules::default(),
         }
     }
 }
@@ -183,6 +186,8 @@ pub struct Worker<'a> {
     sh: &'a Shared,
     pos: Position,
     filter: RepetitionFilter,
+    /// Verdicts and move classifications of the repetition rules met in this search.
+    referee: Referee,
     hist: &'a mut History,
     stack: Vec<Frame>,
     /// Root moves, best first after each iteration.
@@ -221,6 +226,7 @@ impl<'a> Worker<'a> {
             sh,
             pos,
             filter,
+            referee: Referee::new(),
             hist,
             stack: vec![Frame::default(); MAX_PLY + 4],
             root_moves,
@@ -292,6 +298,17 @@ impl<'a> Worker<'a> {
 
     fn evaluate(&self) -> Value {
         eval::evaluate(&self.pos, &self.sh.settings.eval).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The history rules' verdict at this node (see [`repetition::judge`]).
+    fn judge_history(&mut self, ply: usize) -> Option<Verdict> {
+        repetition::judge(
+            &self.pos,
+            &self.filter,
+            ply,
+            self.sh.settings.rules,
+            &mut self.referee,
+        )
     }
 
     fn tt_key(&self) -> u64 {
@@ -497,13 +514,22 @@ impl<'a> Worker<'a> {
             self.seldepth = ply + 1;
         }
         let in_check = self.pos.in_check();
+        // A two-fold the opponent completed as the violator: at least a draw here.
+        let mut floor = -INFINITE;
         if !root {
-            if let Some(v) = repetition::judge(&self.pos, &self.filter, ply) {
-                return match v {
-                    Verdict::Draw => self.draw_value(),
-                    Verdict::Win => mate_in(ply),
-                    Verdict::Loss => mated_in(ply),
-                };
+            match self.judge_history(ply) {
+                None => {}
+                Some(Verdict::Draw) => return self.draw_value(),
+                Some(Verdict::Mated) => return mated_in(ply),
+                Some(Verdict::RuleWin) => return rule_win_in(ply),
+                Some(Verdict::RuleLoss) => return rule_loss_in(ply),
+                Some(Verdict::AtLeastDraw) => {
+                    floor = self.draw_value() - 1;
+                    alpha = alpha.max(floor);
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
             }
             if ply >= MAX_PLY - 1 {
                 return if in_check { DRAW } else { self.evaluate() };
@@ -525,10 +551,11 @@ impl<'a> Worker<'a> {
         if !pv_node
             && let Some(e) = tte
             && e.depth >= depth
+            && !is_rule(e.value)
         {
             let v = from_tt(e.value, ply);
             if (e.bound.is_lower() && v >= beta) || (e.bound.is_upper() && v <= alpha) {
-                return v;
+                return v.max(floor);
             }
         }
 
@@ -545,7 +572,7 @@ impl<'a> Worker<'a> {
                 None => self.evaluate(),
             };
             eval = match tte {
-                Some(e) => {
+                Some(e) if !is_rule(e.value) => {
                     let v = from_tt(e.value, ply);
                     if (e.bound.is_lower() && v > raw_eval) || (e.bound.is_upper() && v < raw_eval)
                     {
@@ -554,7 +581,7 @@ impl<'a> Worker<'a> {
                         raw_eval
                     }
                 }
-                None => raw_eval,
+                _ => raw_eval,
             };
         }
         self.stack[ply].static_eval = raw_eval;
@@ -594,7 +621,7 @@ impl<'a> Worker<'a> {
                     return DRAW;
                 }
                 if v >= beta {
-                    let v = if v >= MATE_BOUND { beta } else { v };
+                    let v = if v >= RULE_BOUND { beta } else { v };
                     if depth < NMP_VERIFY_DEPTH {
                         return v;
                     }
@@ -793,6 +820,7 @@ impl<'a> Worker<'a> {
             // Checkmate, and in xiangqi stalemate too, loses.
             return mated_in(ply);
         }
+        best_value = best_value.max(floor);
 
         if best_move.is_some() && best_value >= beta {
             self.update_histories(
@@ -884,22 +912,36 @@ impl<'a> Worker<'a> {
             self.seldepth = ply + 1;
         }
         let in_check = self.pos.in_check();
-        if in_check && let Some(v) = repetition::judge(&self.pos, &self.filter, ply) {
-            return match v {
-                Verdict::Draw => self.draw_value(),
-                Verdict::Win => mate_in(ply),
-                Verdict::Loss => mated_in(ply),
-            };
+        // Only check evasions can repeat a position inside the quiescence search.
+        let mut floor = -INFINITE;
+        if in_check {
+            match self.judge_history(ply) {
+                None => {}
+                Some(Verdict::Draw) => return self.draw_value(),
+                Some(Verdict::Mated) => return mated_in(ply),
+                Some(Verdict::RuleWin) => return rule_win_in(ply),
+                Some(Verdict::RuleLoss) => return rule_loss_in(ply),
+                Some(Verdict::AtLeastDraw) => {
+                    floor = self.draw_value() - 1;
+                    alpha = alpha.max(floor);
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+            }
         }
         if ply >= MAX_PLY - 1 {
             return if in_check { DRAW } else { self.evaluate() };
         }
         let key = self.tt_key();
         let tte = self.sh.tt.probe(key);
-        if !pv_node && let Some(e) = tte {
+        if !pv_node
+            && let Some(e) = tte
+            && !is_rule(e.value)
+        {
             let v = from_tt(e.value, ply);
             if (e.bound.is_lower() && v >= beta) || (e.bound.is_upper() && v <= alpha) {
-                return v;
+                return v.max(floor);
             }
         }
         let tt_move = tte.map_or(Move::NONE, |e| e.mv);
@@ -974,6 +1016,7 @@ impl<'a> Worker<'a> {
         if in_check && move_count == 0 {
             return mated_in(ply);
         }
+        best_value = best_value.max(floor);
         let bound = if best_value >= beta {
             Bound::Lower
         } else if pv_node && best_move.is_some() {

@@ -1,7 +1,9 @@
-//! `chuhan bench [--depth D] [--threads T] [--hash MB]`: the fixed-depth search of
-//! the bench positions; prints the node count (the signature) and the speed.
+//! `chuhan bench [--depth D] [--threads T] [--hash MB] [--rules R]`: the fixed-depth
+//! search of the bench positions; prints the node count (the signature) and the
+//! speed.
 
 use crate::search::bench;
+use crate::search::repetition::RepetitionRules;
 use std::process::ExitCode;
 
 /// Arguments of `chuhan bench`.
@@ -16,6 +18,10 @@ pub struct BenchArgs {
     /// Hash size in MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Repetition rules: cxa2011 (the default, and the signature), axf, or draw
+    /// (every repetition a draw, to measure what the rules cost).
+    #[arg(long, default_value_t = RepetitionRules::default())]
+    pub rules: RepetitionRules,
     /// Also print the node count and time of each position.
     #[arg(long)]
     pub verbose: bool,
@@ -27,7 +33,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         eprintln!("error: depth must be 1..64, threads and hash at least 1");
         return ExitCode::from(2);
     }
-    match bench::run(args.depth, args.threads, args.hash) {
+    match bench::run_with(args.depth, args.threads, args.hash, args.rules) {
         Ok(r) => {
             if args.verbose {
                 for (i, (fen, n)) in bench::POSITIONS.iter().zip(&r.nodes).enumerate() {
