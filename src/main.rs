@@ -26,7 +26,7 @@ enum Command {
     Convert(tools::convert_cmd::ConvertArgs),
     /// Show a position, or a record's position at a ply, as a board (and as SVG).
     Show(tools::show_cmd::ShowArgs),
-    /// Opening books: compile, dump, build from games, probe.
+    /// Opening books: compile, dump, build from games, generate by search, probe.
     Book(tools::book_cmd::BookArgs),
     /// Rule on a game: status, repetition verdict (棋例, CXA 2011 or AXF), legal moves.
     Judge(tools::judge_cmd::JudgeArgs),

@@ -590,3 +590,182 @@ fn cli_build_dump_compile_probe() {
     assert!(err.contains("not a book"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// PGN and XQF records in the builder.
+// ---------------------------------------------------------------------------
+
+fn hex(s: &str) -> Vec<u8> {
+    s.split_whitespace()
+        .map(|b| u8::from_str_radix(b, 16).unwrap())
+        .collect()
+}
+
+/// The example file of XQF.TXT (also in tests/notation_xqf.rs) section "附: XQF 1.0 格式文件的例子".
+fn spec_example() -> Vec<u8> {
+    let mut f = vec![0u8; 0x488];
+    let mut put = |at: usize, bytes: &str| {
+        let b = hex(bytes);
+        f[at..at + b.len()].copy_from_slice(&b);
+    };
+    put(0x000, "58 51 0A");
+    put(0x010, "50 46 3C 32 28 1E 14 0A 00 48 0C 53 3F 2B 17 03");
+    put(0x020, "09 13 1D 27 31 3B 45 4F 59 11 4D 06 1A 2E 42 56");
+    put(0x030, "00 00 00 02");
+    put(0x050, "10 CF C9 C8 CB D6 B8 C2 B7 B6 D4 C6 F0 C2 ED BE D6");
+    put(
+        0x0D0,
+        "16 22 D6 D0 C1 A2 B1 AD 22 CF F3 C6 E5 B5 E7 CA D3 BF EC C6 E5 C8 FC",
+    );
+    put(0x110, "0E 31 39 39 37 C4 EA 31 31 D4 C2 31 36 C8 D5");
+    put(0x120, "04 B1 B1 BE A9");
+    put(0x130, "06 C1 F8 B4 F3 BB AA");
+    put(0x140, "06 C2 C0 20 20 C7 D5");
+    put(0x1D0, "06 C1 F5 B5 EE D6 D0");
+    put(0x1E0, "06 B9 FD BA D3 CF F3");
+    put(
+        0x400,
+        "18 20 F0 FF 00 00 00 00 2F 38 F0 00 00 00 00 00
+         67 63 F0 00 00 00 00 00 57 60 F0 00 00 00 00 00
+         29 3B F0 00 00 00 00 00 2C 4A F0 00 00 00 00 00
+         2B 27 F0 00 00 00 00 00 22 36 F0 00 00 00 00 00
+         21 33 F0 00 00 00 00 00 18 2A F0 00 00 00 00 00
+         2B 2F F0 00 00 00 00 00 24 22 F0 00 00 00 00 00
+         27 6B F0 00 00 00 00 00 60 6D F0 00 00 00 00 00
+         33 6D F0 00 00 00 00 00 5E 5E F0 00 00 00 00 00
+         71 6F 00 00 00 00 00 00",
+    );
+    f
+}
+
+#[test]
+fn cli_build_reads_pgn_and_xqf() {
+    use std::process::Command;
+    let dir = std::env::temp_dir().join(format!("chuhan-book-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Two PGN games, one in ICCS, one in WXF (C2.5 H8+7 = h2e2 h9g7), and a
+    // broken third; an XQF game opening c3c4 h9g7 that Black won.
+    std::fs::write(
+        dir.join("games.pgn"),
+        "[Event \"a\"]\n[Result \"1-0\"]\n1. h2e2 h9g7 2. h0g2 1-0\n\n\
+         [Event \"b\"]\n[Format \"WXF\"]\n[Result \"1/2-1/2\"]\n1. C2.5 H8+7 1/2-1/2\n\n\
+         [Event \"c\"]\n[Result \"*\"]\n1. h2h9 h9h8 *\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("game.xqf"), spec_example()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+        .args([
+            "book",
+            "build",
+            "--from",
+            "games.pgn",
+            "game.xqf",
+            "--out",
+            "r.book",
+        ])
+        .args(["--max-ply", "2", "--min-games", "1"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("3 games (1 with problems)"), "{stdout}");
+    assert!(stderr.contains("games.pgn (game 3)"), "{stderr}");
+    let book = chuhan::book::Book::open(dir.join("r.book")).unwrap();
+    let mut pos = Position::startpos();
+    let at_start = book.probe(&pos);
+    let weight = |moves: &[BookMove], m: &str| {
+        moves
+            .iter()
+            .find(|b| b.mv.to_string() == m)
+            .map(|b| (b.weight, b.wdl.map(|w| (w.wins, w.draws, w.losses))))
+    };
+    // h2e2: won once, drawn once = 3 + 1; c3c4 (XQF): lost once = 0.
+    assert_eq!(
+        weight(&at_start, "h2e2"),
+        Some((4, Some((1, 1, 0)))),
+        "{at_start:?}"
+    );
+    assert_eq!(
+        weight(&at_start, "c3c4"),
+        Some((0, Some((0, 0, 1)))),
+        "{at_start:?}"
+    );
+    pos.make_move("c3c4".parse().unwrap());
+    assert_eq!(
+        weight(&book.probe(&pos), "h9g7"),
+        Some((3, Some((1, 0, 0))))
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// The generator.
+// ---------------------------------------------------------------------------
+
+#[test]
+fn generated_books_follow_the_searches_and_do_not_depend_on_threads() {
+    use chuhan::tools::book_generator::{GenerateOptions, generate, weight};
+    let options = GenerateOptions {
+        plies: 3,
+        depth: 3,
+        width: 2,
+        margin: 40,
+        max_positions: None,
+        threads: 1,
+        hash_mb: 1,
+    };
+    let start = Position::startpos();
+    let mut calls = 0;
+    let one = generate(&start, &options, |_| calls += 1).unwrap();
+    assert_eq!(calls, one.searched);
+    let two = generate(
+        &start,
+        &GenerateOptions {
+            threads: 2,
+            ..options
+        },
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!(one.book.to_bytes(), two.book.to_bytes());
+    let book = Book::from_bytes(&one.book.to_bytes()).unwrap();
+    // Every searched position is in the book, at most `width` different replies
+    // each (a move and its mirror image are one reply in the start position), the
+    // best weighing 1000 and none more than the margin below it.
+    assert_eq!(one.book.position_count(), one.searched);
+    assert_eq!(one.plies_reached, 3);
+    let at_start = book.probe(&start);
+    assert_eq!(at_start[0].weight, weight(0));
+    let mut children = std::collections::HashSet::new();
+    for b in &at_start {
+        assert!(b.weight >= weight(40) && b.weight <= 1000, "{at_start:?}");
+        let mut p = start.clone();
+        p.make_move(b.mv);
+        children.insert(fold(&p).key);
+    }
+    assert!(children.len() <= 2, "{at_start:?}");
+    // A budget keeps the first positions only.
+    let few = generate(
+        &start,
+        &GenerateOptions {
+            max_positions: Some(3),
+            ..options
+        },
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!((few.searched, few.book.position_count()), (3, 3));
+    assert!(
+        generate(
+            &start,
+            &GenerateOptions {
+                width: 0,
+                ..options
+            },
+            |_| {}
+        )
+        .is_err()
+    );
+}

@@ -217,7 +217,7 @@ fn options_in_both_syntaxes() {
         "setoption style risky",
         "setoption idle none",
         "setoption usebook false",
-        "setoption bookfiles a.dat;b.obk",
+        "setoption bookfiles builtin",
         "setoption newgame",
         "setoption name Clear Hash",
         "setoption ponder true",
@@ -242,8 +242,9 @@ fn options_in_both_syntaxes() {
         assert_eq!(out.len(), 1, "{bad}: {out:?}");
         assert!(out[0].starts_with("info message error"), "{bad}: {out:?}");
     }
-    // MultiPV in UCI shows several lines.
+    // MultiPV in UCI shows several lines (with the book off: it would answer).
     let mut d = uci();
+    d.send("setoption name OwnBook value false");
     d.send("setoption name MultiPV value 3");
     d.send("position startpos");
     d.send("go depth 4");
@@ -417,6 +418,8 @@ fn probe_answers_pophash() {
     let mut d = ucci();
     d.send("probe startpos");
     assert_eq!(d.next(), "pophash");
+    // The book would answer without filling the table.
+    d.send("setoption usebook false");
     d.send("position startpos");
     d.send("go depth 6");
     d.bestmove();
@@ -426,10 +429,11 @@ fn probe_answers_pophash() {
     assert!(l.contains("bound"), "{l}");
     d.send("probe");
     assert!(d.next().starts_with("pophash"));
-    // While thinking, too.
+    // While thinking, too (the search's info lines may come first).
     d.send("go infinite");
     d.send("probe startpos moves h2e2");
-    assert!(d.next().starts_with("pophash"));
+    let lines = d.until(|l| !l.starts_with("info "));
+    assert!(lines.last().unwrap().starts_with("pophash"), "{lines:?}");
     d.send("stop");
     d.bestmove();
 }

@@ -232,8 +232,18 @@ fn banned_and_searchmoves_are_respected() {
 struct OneMoveBook(Move);
 
 impl chuhan::search::OpeningBook for OneMoveBook {
-    fn probe(&self, pos: &Position) -> Option<Move> {
-        (pos.game_ply() == 0).then_some(self.0)
+    fn pick(
+        &self,
+        pos: &Position,
+        banned: &[Move],
+        _randomness: chuhan::book::Randomness,
+        _seed: u64,
+    ) -> Option<chuhan::book::BookMove> {
+        (pos.game_ply() == 0 && !banned.contains(&self.0)).then_some(chuhan::book::BookMove {
+            mv: self.0,
+            weight: 1,
+            wdl: None,
+        })
     }
 }
 

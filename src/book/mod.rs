@@ -2,11 +2,12 @@
 //! ElephantEye `BOOK.DAT`, probing and move choice for the engine, and a builder
 //! from game records.
 //!
-//! The engine's path: [`Book::open`] each path of the `bookfiles` option
-//! ([`split_list`]; formats are recognised by content), push them into a
-//! [`BookSet`], then per `go` call [`BookSet::candidates`] (legal, not banned, not
-//! repeating a position) and [`choose`] with the `randomness` option, or
-//! [`BookSet::pick`] for both.
+//! The engine's path: [`BookSet::load`] the `bookfiles` option (its default is the
+//! [`builtin`] book; other names are files found by [`locate`], formats recognised
+//! by content), hand the set to the engine (it implements
+//! [`crate::search::OpeningBook`]); per `go` it calls [`BookSet::candidates`]
+//! (legal, not banned, not repeating a position) and [`choose`] with the
+//! `randomness` option, both in [`BookSet::pick`].
 //!
 //! ```
 //! use chuhan::book::{Book, BookAssembler, BookMove, BookSet, Randomness};
@@ -27,6 +28,7 @@
 //! ```
 
 pub mod builder;
+pub mod builtin;
 mod choice;
 pub mod eleeye;
 mod entry;
@@ -34,6 +36,7 @@ mod error;
 mod fold;
 pub mod game;
 mod index;
+pub mod locate;
 pub mod movelist;
 pub mod own;
 mod packed;
@@ -48,10 +51,10 @@ pub use eleeye::EleeyeBook;
 pub use entry::{BookMove, Wdl};
 pub use error::{BookError, Corruption};
 pub use fold::{Fold, fold, mirror_key};
-pub use game::{Game, GameResult, Outcome, RecordFormat};
+pub use game::{Game, GameResult, Outcome, Place, RecordFormat};
 pub use own::{BookAssembler, EntryError, OwnBook};
 pub use playable::{key_after, repeats, retain_playable};
-pub use set::{BookSet, split_list};
+pub use set::{BookSet, LoadFailure, split_list};
 
 use crate::core::Position;
 use std::fmt;

@@ -36,3 +36,24 @@ pub const DEFAULT_MAX_PLY: u32 = 30;
 /// Builder default for `--min-games`: a move must have been played from its position
 /// in at least two games, so that one game's oddity does not enter the book.
 pub const DEFAULT_MIN_GAMES: u32 = 2;
+
+/// Generator: weight of the best move of a position. Large enough that the weights
+/// of moves a little worse stay distinct integers, small enough to read at a glance
+/// (`info depth 0 score 1000 pv ...`).
+pub const GENERATED_TOP_WEIGHT: f64 = 1000.0;
+/// Generator: a move this many centipawns below the best gets half the best move's
+/// weight (`weight = 1000 · 2^(−Δ/25)`). With `randomness medium` a move 25 cp worse
+/// is then played half as often as the best and one 50 cp worse a quarter as often:
+/// variety among near-equal moves, rarely a clearly worse one.
+pub const GENERATED_HALF_LIFE_CP: f64 = 25.0;
+/// Generator default for `--width`: at most three different replies per position.
+/// The engine's MultiPV cost grows with the width, and with three the tree reaches
+/// ten thousand positions within about a dozen plies.
+pub const DEFAULT_GENERATE_WIDTH: usize = 3;
+/// Generator default for `--margin`: replies more than 40 cp below the best are
+/// left out (their weight would be under a third of the best's).
+pub const DEFAULT_GENERATE_MARGIN_CP: i32 = 40;
+/// Generator default for `--hash`: each search starts from an empty table of this
+/// many MB (clearing it per search keeps every result independent of the order and
+/// the number of threads). 16 MB holds the few million nodes of a depth-12 search.
+pub const DEFAULT_GENERATE_HASH_MB: usize = 16;

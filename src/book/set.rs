@@ -1,12 +1,18 @@
 //! [`BookSet`]: the books named by the engine's `bookfiles` option, consulted in
 //! order.
 
-use super::Book;
+use super::builtin::{BUILTIN_NAME, builtin};
 use super::choice::{Randomness, choose};
 use super::entry::BookMove;
+use super::locate::locate;
 use super::playable::retain_playable;
+use super::{Book, BookError};
 use crate::core::{Move, Position};
-use rand::Rng;
+use crate::search::OpeningBook;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::fmt;
+use std::path::Path;
 
 /// Splits a `bookfiles` value (`;`-separated paths) into its non-empty paths.
 ///
@@ -17,6 +23,27 @@ use rand::Rng;
 pub fn split_list(list: &str) -> impl Iterator<Item = &str> {
     list.split(';').map(str::trim).filter(|s| !s.is_empty())
 }
+
+/// A book of a `bookfiles` list that could not be loaded.
+#[derive(Debug)]
+pub struct LoadFailure {
+    /// The name as the list gives it.
+    pub name: String,
+    /// Why it could not be loaded.
+    pub error: BookError,
+}
+
+impl fmt::Display for LoadFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "book {}: {}; playing on without it",
+            self.name, self.error
+        )
+    }
+}
+
+impl std::error::Error for LoadFailure {}
 
 /// Several books consulted in order: the first book that has a playable move with a
 /// positive weight for the position answers alone (weights of different books are
@@ -30,6 +57,29 @@ impl BookSet {
     /// No books.
     pub fn new() -> BookSet {
         BookSet::default()
+    }
+
+    /// Loads the books of a `bookfiles` list (`;`-separated): [`BUILTIN_NAME`] is the
+    /// built-in book, other names are files found by [`locate`] with `engine_dir`.
+    /// Books that cannot be loaded are left out and come back as failures, one each.
+    pub fn load(list: &str, engine_dir: Option<&Path>) -> (BookSet, Vec<LoadFailure>) {
+        let mut set = BookSet::new();
+        let mut failures = Vec::new();
+        for name in split_list(list) {
+            let book = if name == BUILTIN_NAME {
+                builtin()
+            } else {
+                Book::open(locate(name, engine_dir))
+            };
+            match book {
+                Ok(b) => set.push(b),
+                Err(error) => failures.push(LoadFailure {
+                    name: name.to_string(),
+                    error,
+                }),
+            }
+        }
+        (set, failures)
     }
 
     /// Appends a book (consulted after those already present).
@@ -77,5 +127,25 @@ impl BookSet {
         rng: &mut R,
     ) -> Option<BookMove> {
         choose(&self.candidates(pos, banned), randomness, rng)
+    }
+}
+
+/// The engine's view of a book set: [`BookSet::pick`] with a generator seeded by
+/// `seed`.
+impl OpeningBook for BookSet {
+    fn pick(
+        &self,
+        pos: &Position,
+        banned: &[Move],
+        randomness: Randomness,
+        seed: u64,
+    ) -> Option<BookMove> {
+        BookSet::pick(
+            self,
+            pos,
+            banned,
+            randomness,
+            &mut SmallRng::seed_from_u64(seed),
+        )
     }
 }

@@ -4,6 +4,7 @@
 //! they are (clamped into ±9800), mates as ±(10000 − plies to mate), as ElephantEye
 //! writes them. UCI scores are `cp N` or `mate N` (moves).
 
+use crate::core::Move;
 use crate::search::event::{BestMove, Info, Offer};
 use crate::search::score::{MATE, Score, Value};
 use crate::search::tt::Bound;
@@ -75,6 +76,24 @@ impl Dialect {
             }
         }
         s
+    }
+
+    /// The `info` line of a book move: `info depth 0 score <weight> pv <move>`, as
+    /// ElephantEye writes it. UCI has no bare scores, so there the weight is written
+    /// as `score cp <weight>`: a GUI shows it as an evaluation, but it is the
+    /// book's weight.
+    ///
+    /// ```
+    /// use chuhan::protocol::dialect::Dialect;
+    /// let m = "h2e2".parse().unwrap();
+    /// assert_eq!(Dialect::Ucci.book(m, 1000), "info depth 0 score 1000 pv h2e2");
+    /// assert_eq!(Dialect::Uci.book(m, 1000), "info depth 0 score cp 1000 pv h2e2");
+    /// ```
+    pub fn book(self, mv: Move, weight: u32) -> String {
+        match self {
+            Dialect::Ucci => format!("info depth 0 score {weight} pv {mv}"),
+            Dialect::Uci => format!("info depth 0 score cp {weight} pv {mv}"),
+        }
     }
 
     /// The final line of a search.

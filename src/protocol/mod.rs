@@ -8,6 +8,7 @@ pub mod command;
 pub mod dialect;
 pub mod options;
 
+use crate::book::{BookSet, Randomness, builtin::BUILTIN_NAME, locate::engine_dir};
 use crate::core::{Position, perft};
 use crate::eval;
 use crate::notation::diagram;
@@ -68,6 +69,9 @@ pub struct Session {
     batch: bool,
     debug: bool,
     bookfiles: String,
+    /// False until the books named by `bookfiles` are loaded (the default ones at
+    /// the first `go`, others when the option is set).
+    books_loaded: bool,
     multipv: usize,
     printer: Option<JoinHandle<()>>,
     /// Set by the printer just before it writes the final `bestmove`: from then on
@@ -86,7 +90,8 @@ impl Session {
             usemillisec: true,
             batch: false,
             debug: false,
-            bookfiles: String::new(),
+            bookfiles: BUILTIN_NAME.to_string(),
+            books_loaded: false,
             multipv: 1,
             printer: None,
             answered: Arc::new(AtomicBool::new(false)),
@@ -94,10 +99,22 @@ impl Session {
         }
     }
 
-    /// The book files named by the `bookfiles` option. The session only keeps the
-    /// text: loading them (and [`Engine::set_book`]) is the book module's part.
+    /// The book files named by the `bookfiles` option (default `builtin`, the
+    /// shipped book compiled into the executable).
     pub fn bookfiles(&self) -> &str {
         &self.bookfiles
+    }
+
+    /// Loads the books of `bookfiles` into the engine: one error line for each book
+    /// that cannot be loaded, and the engine plays on with the others.
+    fn load_books(&mut self) {
+        let (set, failures) = BookSet::load(&self.bookfiles, engine_dir().as_deref());
+        for f in &failures {
+            self.error(&f.to_string());
+        }
+        self.engine
+            .set_book((!set.is_empty()).then(|| Box::new(set) as Box<_>));
+        self.books_loaded = true;
     }
 
     fn say(&self, s: &str) {
@@ -313,6 +330,7 @@ impl Session {
             }
             (OptionId::BookFiles, Value::Text(t)) => {
                 self.bookfiles = t.clone();
+                self.load_books();
                 Ok(())
             }
             (OptionId::NewGame, _) => {
@@ -350,9 +368,12 @@ impl Session {
                 Some(l) => self.engine.set_option(EngineOption::Knowledge(l)),
                 None => Ok(()),
             },
-            (OptionId::Randomness, v) => match level(v) {
-                Some(l) => self.engine.set_option(EngineOption::Randomness(l)),
-                None => Ok(()),
+            (OptionId::Randomness, Value::Text(t)) => match t.parse::<Randomness>() {
+                Ok(r) => self.engine.set_option(EngineOption::Randomness(r)),
+                Err(e) => {
+                    self.error(&e.to_string());
+                    return;
+                }
             },
             (OptionId::Style, Value::Text(t)) => match t.parse::<Style>() {
                 Ok(s) => self.engine.set_option(EngineOption::Style(s)),
@@ -391,6 +412,9 @@ impl Session {
         if self.batch && (limits.infinite || limits.ponder) {
             self.error("go infinite and go ponder need batch mode off");
             return;
+        }
+        if !self.books_loaded {
+            self.load_books();
         }
         self.unbounded_search = limits.is_unbounded() || limits.ponder;
         match self.engine.go(limits) {
@@ -509,6 +533,7 @@ fn print_events(
                     "info depth {depth} currmove {mv} currmovenumber {number}"
                 ));
             }
+            Event::Book { mv, weight } => out.line(&dialect.book(mv, weight)),
             Event::Message(m) => out.line(&dialect.message(&m)),
             Event::BestMove(b) => {
                 answered.store(true, Ordering::SeqCst);

@@ -15,9 +15,9 @@ pub enum OptionId {
     Debug,
     /// The GUI may ponder.
     Ponder,
-    /// Consult the opening book.
+    /// Consult the opening books (UCI `OwnBook`).
     UseBook,
-    /// Book file names, `;`-separated.
+    /// Book files, `;`-separated (UCI `BookFile`); `builtin` is the shipped book.
     BookFiles,
     /// Hash size in MB.
     Hash,
@@ -29,7 +29,7 @@ pub enum OptionId {
     Pruning,
     /// Evaluation knowledge.
     Knowledge,
-    /// Randomness.
+    /// How book moves are chosen (and evaluation noise).
     Randomness,
     /// Playing style.
     Style,
@@ -136,20 +136,20 @@ pub const TABLE: &[Spec] = &[
     Spec {
         id: OptionId::UseBook,
         ucci: "usebook",
-        uci: "UseBook",
-        aliases: &["ownbook"],
+        uci: "OwnBook",
+        aliases: &[],
         kind: Kind::Check(true),
         in_ucci: true,
-        in_uci: false,
+        in_uci: true,
     },
     Spec {
         id: OptionId::BookFiles,
         ucci: "bookfiles",
-        uci: "BookFiles",
-        aliases: &["bookfile"],
-        kind: Kind::Text(""),
+        uci: "BookFile",
+        aliases: &["bookfiles"],
+        kind: Kind::Text(crate::book::builtin::BUILTIN_NAME),
         in_ucci: true,
-        in_uci: false,
+        in_uci: true,
     },
     Spec {
         id: OptionId::Hash,
@@ -220,7 +220,7 @@ pub const TABLE: &[Spec] = &[
         aliases: &["selectivity"],
         kind: Kind::Combo {
             default: "none",
-            vars: LEVELS,
+            vars: &["none", "tiny", "small", "medium", "large", "huge"],
         },
         in_ucci: true,
         in_uci: false,

@@ -2,6 +2,7 @@
 //! position, the options, the transposition table and the search threads; a search
 //! runs in the background and reports through a channel of [`Event`]s.
 
+use crate::book::{BookMove, Randomness};
 use crate::core::{Move, Position};
 use crate::eval::{EvalConfig, Knowledge};
 use crate::search::event::{BestMove, Event, Info, Offer};
@@ -31,8 +32,7 @@ pub const MAX_THREADS: usize = 256;
 /// Default hash size in MB.
 pub const DEFAULT_HASH_MB: usize = 64;
 
-/// A four-step setting of the UCCI combo options (`pruning`, `knowledge`,
-/// `randomness`, `idle`).
+/// A four-step setting of the UCCI combo options `pruning`, `knowledge` and `idle`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
     /// `none`.
@@ -102,8 +102,10 @@ pub enum EngineOption {
     Pruning(Level),
     /// Evaluation knowledge level.
     Knowledge(Level),
-    /// Randomness of play.
-    Randomness(Level),
+    /// Randomness of play: how book moves are chosen, and evaluation noise (none for
+    /// `none`, a little for `tiny` and `small`, more for `medium`, most for `large`
+    /// and `huge`).
+    Randomness(Randomness),
     /// Playing style.
     Style(Style),
     /// Share of CPU time left idle.
@@ -149,10 +151,28 @@ impl fmt::Display for EngineError {
 impl std::error::Error for EngineError {}
 
 /// A source of opening moves, consulted before searching when `usebook` is on.
-/// The book formats (issue 6) implement it; the engine only asks for a move.
+/// [`crate::book::BookSet`] implements it; the engine only asks for a move.
 pub trait OpeningBook: Send {
-    /// A book move for `pos`, if the book has one.
-    fn probe(&self, pos: &Position) -> Option<Move>;
+    /// A book move for `pos` with its weight, if the book has one that may be
+    /// played: legal, not in `banned`, not recreating a position of `pos`'s history.
+    /// `randomness` says how to choose among several; `seed` is a fresh random
+    /// number for that choice.
+    fn pick(
+        &self,
+        pos: &Position,
+        banned: &[Move],
+        randomness: Randomness,
+        seed: u64,
+    ) -> Option<BookMove>;
+}
+
+/// The next number of a SplitMix64 sequence (seeds for book choices).
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -165,7 +185,7 @@ struct Options {
     use_book: bool,
     pruning: Level,
     knowledge: Level,
-    randomness: Level,
+    randomness: Randomness,
     style: Style,
     idle: Level,
     resign: bool,
@@ -186,6 +206,9 @@ pub struct Engine {
     options: Options,
     seed: u64,
     book: Option<Box<dyn OpeningBook>>,
+    /// State of the random sequence behind book choices: seeded from the clock, so
+    /// that separate runs with `randomness` on do not all open alike.
+    book_draws: u64,
     job: Option<Job>,
 }
 
@@ -213,7 +236,7 @@ impl Engine {
                 use_book: true,
                 pruning: Level::Large,
                 knowledge: Level::Large,
-                randomness: Level::None,
+                randomness: Randomness::None,
                 style: Style::Normal,
                 idle: Level::None,
                 resign: false,
@@ -221,6 +244,9 @@ impl Engine {
             },
             seed: 0x2545_F491_4F6C_DD1D,
             book: None,
+            book_draws: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
             job: None,
         }
     }
@@ -275,7 +301,8 @@ impl Engine {
         &self.banned
     }
 
-    /// Installs (or removes) the opening book consulted before searching.
+    /// Installs (or removes) the opening book consulted before searching. Allowed
+    /// while thinking (a running search does not consult the book).
     pub fn set_book(&mut self, book: Option<Box<dyn OpeningBook>>) {
         self.book = book;
     }
@@ -385,10 +412,10 @@ impl Engine {
                     _ => Knowledge::Full,
                 },
                 noise: match o.randomness {
-                    Level::None => 0,
-                    Level::Small => 8,
-                    Level::Medium => 20,
-                    Level::Large => 50,
+                    Randomness::None => 0,
+                    Randomness::Tiny | Randomness::Small => 8,
+                    Randomness::Medium => 20,
+                    Randomness::Large | Randomness::Huge => 50,
                 },
                 seed: self.seed,
             },
@@ -477,12 +504,20 @@ impl Engine {
             && !limits.ponder
             && limits.searchmoves.is_empty()
             && let Some(book) = &self.book
-            && let Some(m) = book.probe(&self.position)
-            && moves.contains(&m)
+            && let Some(b) = book.pick(
+                &self.position,
+                &self.banned,
+                self.options.randomness,
+                splitmix64(&mut self.book_draws),
+            )
+            && moves.contains(&b.mv)
         {
-            let _ = tx.send(Event::Message(format!("book move {m}")));
+            let _ = tx.send(Event::Book {
+                mv: b.mv,
+                weight: b.weight,
+            });
             let _ = tx.send(Event::BestMove(BestMove {
-                best: Some(m),
+                best: Some(b.mv),
                 ponder: None,
                 offer: None,
                 value: None,

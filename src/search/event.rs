@@ -72,7 +72,14 @@ pub enum Event {
         /// Its 1-based number in the root move list.
         number: usize,
     },
-    /// A note for the user (book move, ...).
+    /// The move comes from the opening book (no search follows; the best move does).
+    Book {
+        /// The book move.
+        mv: Move,
+        /// Its weight in the book.
+        weight: u32,
+    },
+    /// A note for the user.
     Message(String),
     /// The search is over; always the last event.
     BestMove(BestMove),

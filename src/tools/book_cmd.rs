@@ -1,9 +1,11 @@
-//! `chuhan book compile|dump|build|probe`: convert, build and inspect opening books.
+//! `chuhan book compile|dump|build|generate|probe`: convert, build, generate and inspect
+//! opening books.
 
 use crate::book::{
     Book, BookBuilder, BookSet, BuildOptions, OwnBook, RecordFormat, eleeye, fold, params, text,
 };
 use crate::core::{Move, Position};
+use crate::tools::book_generator::{self, GenerateOptions};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -36,7 +38,8 @@ pub enum BookCommand {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Build a binary book from game records (ICCS move lists, one game per line).
+    /// Build a binary book from game records (PGN, XQF, or ICCS move lists one game
+    /// per line).
     Build {
         /// Game record files.
         #[arg(long, num_args = 1.., required = true)]
@@ -50,6 +53,34 @@ pub enum BookCommand {
         /// Keep a move only if at least K games played it.
         #[arg(long, default_value_t = params::DEFAULT_MIN_GAMES)]
         min_games: u32,
+    },
+    /// Grow a book from Chuhan's own searches: from the start position, the best
+    /// few replies of every position, ply by ply.
+    Generate {
+        /// Search positions up to this many plies deep.
+        #[arg(long)]
+        plies: u32,
+        /// Search depth per position.
+        #[arg(long)]
+        depth: i32,
+        /// The binary book to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// At most this many different replies per position.
+        #[arg(long, default_value_t = params::DEFAULT_GENERATE_WIDTH)]
+        width: usize,
+        /// Leave out replies more than this many centipawns below the best.
+        #[arg(long, default_value_t = params::DEFAULT_GENERATE_MARGIN_CP)]
+        margin: i32,
+        /// Stop after searching this many positions (the most likely ones first).
+        #[arg(long)]
+        max_positions: Option<usize>,
+        /// Positions searched at once (the book does not depend on it).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Hash size per search thread in MB.
+        #[arg(long, default_value_t = params::DEFAULT_GENERATE_HASH_MB)]
+        hash: usize,
     },
     /// List the book moves of a position, from one or more books of any format.
     Probe {
@@ -83,6 +114,27 @@ pub fn run(args: &BookArgs) -> ExitCode {
                 min_games: *min_games,
             },
         ),
+        BookCommand::Generate {
+            plies,
+            depth,
+            out,
+            width,
+            margin,
+            max_positions,
+            threads,
+            hash,
+        } => generate_book(
+            &GenerateOptions {
+                plies: *plies,
+                depth: *depth,
+                width: *width,
+                margin: *margin,
+                max_positions: *max_positions,
+                threads: *threads,
+                hash_mb: *hash,
+            },
+            out,
+        ),
         BookCommand::Probe { books, fen, moves } => probe(books, fen.as_deref(), moves),
     };
     match result {
@@ -98,9 +150,16 @@ fn read(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// Writes `book` to `out` through a temporary file renamed into place, so that an
+/// engine reading `out` meanwhile never sees half a book.
 fn write_book(book: &OwnBook, out: &Path) -> Result<usize, String> {
     let bytes = book.to_bytes();
-    std::fs::write(out, &bytes).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut tmp = out.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, &bytes)
+        .and_then(|()| std::fs::rename(&tmp, out))
+        .map_err(|e| format!("{}: {e}", out.display()))?;
     Ok(bytes.len())
 }
 
@@ -205,8 +264,8 @@ fn build(files: &[PathBuf], out: &Path, options: BuildOptions) -> Result<(), Str
         let data = read(file)?;
         let format = RecordFormat::detect(file, &data).ok_or_else(|| {
             format!(
-                "{}: not a supported game record file (supported: plain-text ICCS move \
-                 lists, one game per line; PGN and XQF are not read yet)",
+                "{}: not a supported game record file (supported: PGN, XQF, plain-text \
+                 ICCS move lists one game per line)",
                 file.display()
             )
         })?;
@@ -216,10 +275,10 @@ fn build(files: &[PathBuf], out: &Path, options: BuildOptions) -> Result<(), Str
             match &item.game {
                 Ok(game) => {
                     if let Err(e) = builder.add_game(game) {
-                        report(format!("{}:{}: {e}", file.display(), item.line));
+                        report(format!("{}{}: {e}", file.display(), item.place));
                     }
                 }
-                Err(e) => report(format!("{}:{}: {e}", file.display(), item.line)),
+                Err(e) => report(format!("{}{}: {e}", file.display(), item.place)),
             }
             let fraction = (done as f64 + size as f64 * (i + 1) as f64 / n as f64) / total as f64;
             progress.show(fraction, builder.games(), false);
@@ -239,6 +298,73 @@ fn build(files: &[PathBuf], out: &Path, options: BuildOptions) -> Result<(), Str
         out.display(),
         book.move_count(),
         book.position_count()
+    );
+    Ok(())
+}
+
+/// `h:mm:ss`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+fn generate_book(options: &GenerateOptions, out: &Path) -> Result<(), String> {
+    let started = Instant::now();
+    let terminal = std::io::stderr().is_terminal();
+    let mut last: Option<Instant> = None;
+    let mut last_ply = None;
+    let every = if terminal {
+        Duration::from_millis(200)
+    } else {
+        Duration::from_secs(30)
+    };
+    let report = |p: &book_generator::Progress| {
+        let now = Instant::now();
+        let ply_done = p.done_in_ply == p.ply_size;
+        if !ply_done && last_ply == Some(p.ply) && last.is_some_and(|t| now - t < every) {
+            return;
+        }
+        last = Some(now);
+        last_ply = Some(p.ply);
+        let elapsed = started.elapsed();
+        let left = p.budget.map_or(String::new(), |b| {
+            let per = elapsed.as_secs_f64() / p.searched.max(1) as f64;
+            let rest = b.saturating_sub(p.searched) as f64 * per;
+            format!(", about {} left", clock(Duration::from_secs_f64(rest)))
+        });
+        let line = format!(
+            "ply {}: {}/{} | searched {}{} | {} Mnodes | {} elapsed{left}",
+            p.ply,
+            p.done_in_ply,
+            p.ply_size,
+            p.searched,
+            p.budget.map_or(String::new(), |b| format!("/{b}")),
+            p.nodes / 1_000_000,
+            clock(elapsed),
+        );
+        if terminal {
+            eprint!("\r{line}\x1b[K");
+            if ply_done {
+                eprintln!();
+            }
+        } else {
+            eprintln!("{line}");
+        }
+    };
+    let generated = book_generator::generate(&Position::startpos(), options, report)
+        .map_err(|e| e.to_string())?;
+    let size = write_book(&generated.book, out)?;
+    println!(
+        "{}: {} positions searched to depth {} over {} plies, {} moves in {} positions, \
+         {size} bytes, {} Mnodes, {}",
+        out.display(),
+        generated.searched,
+        options.depth,
+        generated.plies_reached,
+        generated.book.move_count(),
+        generated.book.position_count(),
+        generated.nodes / 1_000_000,
+        clock(started.elapsed())
     );
     Ok(())
 }

@@ -3,6 +3,7 @@
 
 pub mod bench_cmd;
 pub mod book_cmd;
+pub mod book_generator;
 pub mod convert_cmd;
 pub mod judge_cmd;
 pub mod r#match;
