@@ -172,8 +172,8 @@ fn the_mated_side_sees_its_fate() {
 
 #[test]
 fn no_legal_move_gives_no_best_move() {
-    let mut pos = Position::from_fen("3k5/R8/9/9/9/9/9/9/9/R3K4 w").unwrap();
-    pos.make_move("a0a9".parse().unwrap());
+    let pos = Position::from_fen("R2k5/R8/9/9/9/9/9/9/9/4K4 b").unwrap();
+    assert_eq!(pos.terminal(), chuhan::core::Terminal::Checkmate);
     let mut e = Engine::new();
     e.set_position(pos);
     let b = e.search(Limits::depth(3)).unwrap();

@@ -540,8 +540,9 @@ mod tests {
         pos.make_move("a0a9".parse().unwrap());
         // d9 in check from the rook on a9; d8 is free.
         assert_eq!(pos.terminal(), Terminal::Ongoing);
-        let mut pos = Position::from_fen("3k5/R8/9/9/9/9/9/9/9/R3K4 w").unwrap();
-        pos.make_move("a0a9".parse().unwrap());
+        // Rooks on a9 and a8: check along the 9th rank, d8 and e8 covered, e9 faces
+        // the red king.
+        let pos = Position::from_fen("R2k5/R8/9/9/9/9/9/9/9/4K4 b").unwrap();
         assert_eq!(pos.terminal(), Terminal::Checkmate);
     }
 }
