@@ -46,7 +46,7 @@ ci: lint test ## everything CI checks
 # The soak test of issue 7: Chuhan against itself, 2 search threads each, one game
 # at a time, at a fast clock. Not part of `make test`; needs the engine daemon.
 SOAK_GAMES ?= 400
-SOAK_TC ?= 5+0.05
+SOAK_TC ?= 1+0.01
 SOAK_ENGINE = cmd=./target/release/chuhan option.threads=2
 
 soak: build ## 400 games Chuhan vs Chuhan (2 threads, fast clock): fails on any crash, hang, illegal move or time loss

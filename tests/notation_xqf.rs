@@ -9,48 +9,9 @@ use chuhan::notation::xqf::{self, XqfError};
 use chuhan::notation::{Game, GameResult, Notation, Script, record};
 use proptest::prelude::*;
 
-fn hex(s: &str) -> Vec<u8> {
-    s.split_whitespace()
-        .map(|b| u8::from_str_radix(b, 16).unwrap())
-        .collect()
-}
-
-/// The example file of XQF.TXT section "附: XQF 1.0 格式文件的例子".
-fn spec_example() -> Vec<u8> {
-    let mut f = vec![0u8; 0x488];
-    let mut put = |at: usize, bytes: &str| {
-        let b = hex(bytes);
-        f[at..at + b.len()].copy_from_slice(&b);
-    };
-    put(0x000, "58 51 0A");
-    put(0x010, "50 46 3C 32 28 1E 14 0A 00 48 0C 53 3F 2B 17 03");
-    put(0x020, "09 13 1D 27 31 3B 45 4F 59 11 4D 06 1A 2E 42 56");
-    put(0x030, "00 00 00 02");
-    put(0x050, "10 CF C9 C8 CB D6 B8 C2 B7 B6 D4 C6 F0 C2 ED BE D6");
-    put(
-        0x0D0,
-        "16 22 D6 D0 C1 A2 B1 AD 22 CF F3 C6 E5 B5 E7 CA D3 BF EC C6 E5 C8 FC",
-    );
-    put(0x110, "0E 31 39 39 37 C4 EA 31 31 D4 C2 31 36 C8 D5");
-    put(0x120, "04 B1 B1 BE A9");
-    put(0x130, "06 C1 F8 B4 F3 BB AA");
-    put(0x140, "06 C2 C0 20 20 C7 D5");
-    put(0x1D0, "06 C1 F5 B5 EE D6 D0");
-    put(0x1E0, "06 B9 FD BA D3 CF F3");
-    put(
-        0x400,
-        "18 20 F0 FF 00 00 00 00 2F 38 F0 00 00 00 00 00
-         67 63 F0 00 00 00 00 00 57 60 F0 00 00 00 00 00
-         29 3B F0 00 00 00 00 00 2C 4A F0 00 00 00 00 00
-         2B 27 F0 00 00 00 00 00 22 36 F0 00 00 00 00 00
-         21 33 F0 00 00 00 00 00 18 2A F0 00 00 00 00 00
-         2B 2F F0 00 00 00 00 00 24 22 F0 00 00 00 00 00
-         27 6B F0 00 00 00 00 00 60 6D F0 00 00 00 00 00
-         33 6D F0 00 00 00 00 00 5E 5E F0 00 00 00 00 00
-         71 6F 00 00 00 00 00 00",
-    );
-    f
-}
+#[path = "fixtures/xqf_example.rs"]
+mod xqf_example;
+use xqf_example::spec_example;
 
 #[test]
 fn the_spec_example() {

@@ -300,6 +300,34 @@ impl<'a> Worker<'a> {
         eval::evaluate(&self.pos, &self.sh.settings.eval).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
+    /// What the repetition verdict at this node means for the search: `Err(value)`
+    /// ends the node with `value`; `Ok(floor)` goes on, with `alpha` raised to the
+    /// floor when the opponent completed a two-fold as the violator (`-INFINITE`
+    /// when nothing repeats).
+    fn repetition_floor(
+        &mut self,
+        ply: usize,
+        alpha: &mut Value,
+        beta: Value,
+    ) -> Result<Value, Value> {
+        match self.judge_history(ply) {
+            None => Ok(-INFINITE),
+            Some(Verdict::Draw) => Err(self.draw_value()),
+            Some(Verdict::Mated) => Err(mated_in(ply)),
+            Some(Verdict::RuleWin) => Err(rule_win_in(ply)),
+            Some(Verdict::RuleLoss) => Err(rule_loss_in(ply)),
+            Some(Verdict::AtLeastDraw) => {
+                let floor = self.draw_value() - 1;
+                *alpha = (*alpha).max(floor);
+                if *alpha >= beta {
+                    Err(*alpha)
+                } else {
+                    Ok(floor)
+                }
+            }
+        }
+    }
+
     /// The history rules' verdict at this node (see [`repetition::judge`]).
     fn judge_history(&mut self, ply: usize) -> Option<Verdict> {
         repetition::judge(
@@ -517,19 +545,9 @@ impl<'a> Worker<'a> {
         // A two-fold the opponent completed as the violator: at least a draw here.
         let mut floor = -INFINITE;
         if !root {
-            match self.judge_history(ply) {
-                None => {}
-                Some(Verdict::Draw) => return self.draw_value(),
-                Some(Verdict::Mated) => return mated_in(ply),
-                Some(Verdict::RuleWin) => return rule_win_in(ply),
-                Some(Verdict::RuleLoss) => return rule_loss_in(ply),
-                Some(Verdict::AtLeastDraw) => {
-                    floor = self.draw_value() - 1;
-                    alpha = alpha.max(floor);
-                    if alpha >= beta {
-                        return alpha;
-                    }
-                }
+            match self.repetition_floor(ply, &mut alpha, beta) {
+                Ok(f) => floor = f,
+                Err(value) => return value,
             }
             if ply >= MAX_PLY - 1 {
                 return if in_check { DRAW } else { self.evaluate() };
@@ -915,19 +933,9 @@ impl<'a> Worker<'a> {
         // Only check evasions can repeat a position inside the quiescence search.
         let mut floor = -INFINITE;
         if in_check {
-            match self.judge_history(ply) {
-                None => {}
-                Some(Verdict::Draw) => return self.draw_value(),
-                Some(Verdict::Mated) => return mated_in(ply),
-                Some(Verdict::RuleWin) => return rule_win_in(ply),
-                Some(Verdict::RuleLoss) => return rule_loss_in(ply),
-                Some(Verdict::AtLeastDraw) => {
-                    floor = self.draw_value() - 1;
-                    alpha = alpha.max(floor);
-                    if alpha >= beta {
-                        return alpha;
-                    }
-                }
+            match self.repetition_floor(ply, &mut alpha, beta) {
+                Ok(f) => floor = f,
+                Err(value) => return value,
             }
         }
         if ply >= MAX_PLY - 1 {
