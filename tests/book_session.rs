@@ -121,6 +121,17 @@ fn bestmove(lines: &[String]) -> Move {
     last.split_whitespace().nth(1).unwrap().parse().unwrap()
 }
 
+/// `go depth 2` with no book to answer: the engine searches (an `info depth 2`
+/// line comes before `bestmove`). Returns the lines.
+fn searched(d: &mut Daemon) -> Vec<String> {
+    let lines = d.go("go depth 2");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{lines:?}"
+    );
+    lines
+}
+
 #[test]
 fn the_shipped_book_is_built_in_and_within_its_size() {
     let book = builtin().expect("the built-in book loads");
@@ -165,11 +176,7 @@ fn go_from_the_start_plays_the_default_book_at_once() {
     );
     // A new game reloads nothing and changes no option.
     d.send("setoption newgame");
-    let lines = d.go("go depth 2");
-    assert!(
-        lines.iter().any(|l| l.starts_with("info depth 2 ")),
-        "{lines:?}"
-    );
+    searched(&mut d);
 }
 
 #[test]
@@ -184,11 +191,7 @@ fn uci_ownbook_and_bookfile() {
     let lines = d.go("go depth 40");
     assert_eq!(lines, ["info depth 0 score cp 7 pv c3c4", "bestmove c3c4"]);
     d.send("setoption name OwnBook value false");
-    let lines = d.go("go depth 2");
-    assert!(
-        lines.iter().any(|l| l.starts_with("info depth 2 ")),
-        "{lines:?}"
-    );
+    searched(&mut d);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -212,11 +215,7 @@ fn bad_book_files_give_one_error_line_and_the_engine_plays_on() {
         assert_eq!(said.len(), 1, "{said:?}");
         assert!(said[0].starts_with("info message error: book "), "{said:?}");
         // No book left: it searches, and plays a legal move.
-        let lines = d.go("go depth 2");
-        assert!(
-            lines.iter().any(|l| l.starts_with("info depth 2 ")),
-            "{lines:?}"
-        );
+        let lines = searched(&mut d);
         assert!(Position::startpos().is_legal(bestmove(&lines)));
     }
     // A bad book before a good one: one error, the good one answers.
@@ -227,11 +226,7 @@ fn bad_book_files_give_one_error_line_and_the_engine_plays_on() {
     // An empty list means no book.
     d.send("setoption bookfiles");
     assert_eq!(d.sync(), Vec::<String>::new());
-    let lines = d.go("go depth 2");
-    assert!(
-        lines.iter().any(|l| l.starts_with("info depth 2 ")),
-        "{lines:?}"
-    );
+    searched(&mut d);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -260,11 +255,7 @@ fn banned_and_repeating_book_moves_are_skipped() {
     // Every book move banned: it searches.
     d.send("position startpos");
     d.send("banmoves b0c2 c3c4 g3g4");
-    let lines = d.go("go depth 2");
-    assert!(
-        lines.iter().any(|l| l.starts_with("info depth 2 ")),
-        "{lines:?}"
-    );
+    let lines = searched(&mut d);
     assert!(!["b0c2", "c3c4", "g3g4"].contains(&bestmove(&lines).to_string().as_str()));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -851,13 +851,7 @@ impl<'a> Worker<'a> {
         }
 
         if !(root && self.pv_idx > 0) {
-            let bound = if best_value >= beta {
-                Bound::Lower
-            } else if pv_node && best_move.is_some() {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = node_bound(best_value, beta, pv_node, best_move.is_some());
             self.sh.tt.store(
                 key,
                 best_move,
@@ -1025,16 +1019,22 @@ impl<'a> Worker<'a> {
             return mated_in(ply);
         }
         best_value = best_value.max(floor);
-        let bound = if best_value >= beta {
-            Bound::Lower
-        } else if pv_node && best_move.is_some() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = node_bound(best_value, beta, pv_node, best_move.is_some());
         self.sh
             .tt
             .store(key, best_move, to_tt(best_value, ply), raw_eval, -1, bound);
         best_value
+    }
+}
+
+/// The TT bound of a finished node: a fail high is a lower bound, a PV node that
+/// raised alpha with a move is exact, anything else an upper bound.
+fn node_bound(best_value: Value, beta: Value, pv_node: bool, has_move: bool) -> Bound {
+    if best_value >= beta {
+        Bound::Lower
+    } else if pv_node && has_move {
+        Bound::Exact
+    } else {
+        Bound::Upper
     }
 }
