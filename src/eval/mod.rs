@@ -58,18 +58,22 @@ pub enum Term {
     /// King safety: missing advisors and elephants against the attacking force,
     /// hollow/bottom cannon, attacks on the palace.
     KingSafety,
+    /// Threats: pieces left hanging, attacked by pawns, rooks attacked by horses and
+    /// cannons.
+    Threats,
     /// The side to move's bonus.
     Tempo,
 }
 
 impl Term {
     /// All terms in breakdown order.
-    pub const ALL: [Term; 6] = [
+    pub const ALL: [Term; 7] = [
         Term::Material,
         Term::Pst,
         Term::Mobility,
         Term::Pieces,
         Term::KingSafety,
+        Term::Threats,
         Term::Tempo,
     ];
 
@@ -81,6 +85,7 @@ impl Term {
             Term::Mobility => "Mobility",
             Term::Pieces => "Pieces",
             Term::KingSafety => "King safety",
+            Term::Threats => "Threats",
             Term::Tempo => "Tempo",
         }
     }
@@ -123,7 +128,7 @@ impl Default for EvalConfig {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Breakdown {
     /// `terms[t][color]`: term `t` for that colour (positive = good for it).
-    pub terms: [[S; 2]; 6],
+    pub terms: [[S; 2]; 7],
     /// Game phase, 0 (bare endgame) to [`MAX_PHASE`].
     pub phase: i32,
     /// Side to move.
@@ -228,7 +233,7 @@ fn back_rank(c: Color) -> Bitboard {
 /// use chuhan::eval::{breakdown, Knowledge};
 /// let b = breakdown(&Position::startpos(), Knowledge::Full);
 /// // The start position is symmetric: only the tempo differs.
-/// assert_eq!(b.red_total(), b.term_value(5));
+/// assert_eq!(b.red_total(), b.term_value(6));
 /// ```
 pub fn breakdown(pos: &Position, knowledge: Knowledge) -> Breakdown {
     breakdown_with(pos, knowledge, &DEFAULT_WEIGHTS)
@@ -237,7 +242,7 @@ pub fn breakdown(pos: &Position, knowledge: Knowledge) -> Breakdown {
 /// [`breakdown`] with the weights `weights` (the tuner's entry point).
 pub fn breakdown_with(pos: &Position, knowledge: Knowledge, weights: &Weights) -> Breakdown {
     let w = &weights.params;
-    let mut terms = [[S::ZERO; 2]; 6];
+    let mut terms = [[S::ZERO; 2]; 7];
     let mut phase = 0;
     let occ = pos.occupied();
     for sq in occ {
@@ -250,10 +255,15 @@ pub fn breakdown_with(pos: &Position, knowledge: Knowledge, weights: &Weights) -
         }
     }
     if knowledge == Knowledge::Full {
+        let maps = [
+            AttackMaps::new(pos, Color::Red),
+            AttackMaps::new(pos, Color::Black),
+        ];
         for c in Color::ALL {
-            full_terms(pos, c, w, &mut terms);
+            full_terms(pos, c, w, &maps[c.index()], &mut terms);
+            terms[5][c.index()] += threats(pos, c, w, &maps);
         }
-        terms[5][pos.side_to_move().index()] += w.tempo;
+        terms[6][pos.side_to_move().index()] += w.tempo;
     }
     // A side with no attacking piece cannot win.
     let mut scale_divisor = 1;
@@ -275,7 +285,13 @@ pub fn breakdown_with(pos: &Position, knowledge: Knowledge, weights: &Weights) -
 }
 
 /// Mobility, piece knowledge and king safety of colour `us` (adds to `terms`).
-fn full_terms(pos: &Position, us: Color, w: &EvalParams, terms: &mut [[S; 2]; 6]) {
+fn full_terms(
+    pos: &Position,
+    us: Color,
+    w: &EvalParams,
+    maps: &AttackMaps,
+    terms: &mut [[S; 2]; 7],
+) {
     let them = !us;
     let u = us.index();
     let occ = pos.occupied();
@@ -288,14 +304,12 @@ fn full_terms(pos: &Position, us: Color, w: &EvalParams, terms: &mut [[S; 2]; 6]
         .into_iter()
         .fold(Bitboard::EMPTY, |a, sq| a | attacks::pawn_attacks(them, sq));
     let our_pawns = pos.pieces(us, PieceKind::Pawn);
-    let mut attacked = Bitboard::EMPTY;
     let mut mobility = S::ZERO;
     let mut pieces = S::ZERO;
     let mut king = S::ZERO;
 
     for sq in pos.pieces(us, PieceKind::Rook) {
         let a = attacks::rook_attacks(sq, occ);
-        attacked |= a;
         mobility += w.rook_mobility * (a - ours).count() as i32;
         if (Bitboard::file(sq.file()) & our_pawns).is_empty() {
             pieces += w.rook_open_file;
@@ -306,7 +320,6 @@ fn full_terms(pos: &Position, us: Color, w: &EvalParams, terms: &mut [[S; 2]; 6]
     }
     for sq in pos.pieces(us, PieceKind::Horse) {
         let a = attacks::horse_attacks(sq, occ);
-        attacked |= a;
         let n = (a - ours - their_pawn_attacks).count() as i32;
         mobility += w.horse_mobility * n;
         if n <= 1 {
@@ -316,7 +329,6 @@ fn full_terms(pos: &Position, us: Color, w: &EvalParams, terms: &mut [[S; 2]; 6]
     let their_pieces_no_pawns = theirs - pos.pieces(them, PieceKind::Pawn);
     for sq in pos.pieces(us, PieceKind::Cannon) {
         let xray = attacks::cannon_attacks(sq, occ);
-        attacked |= xray;
         mobility += w.cannon_mobility * (attacks::rook_attacks(sq, occ) - occ).count() as i32;
         if xray.is_empty() {
             pieces += w.cannon_no_screen;
@@ -347,9 +359,6 @@ fn full_terms(pos: &Position, us: Color, w: &EvalParams, terms: &mut [[S; 2]; 6]
         }
     }
     let crossed = our_pawns & enemy_half(us);
-    for sq in our_pawns {
-        attacked |= attacks::pawn_attacks(us, sq);
-    }
     for sq in crossed {
         if let Some(right) = sq.offset(1, 0)
             && crossed.has(right)
@@ -374,11 +383,75 @@ fn full_terms(pos: &Position, us: Color, w: &EvalParams, terms: &mut [[S; 2]; 6]
         mg: exposure.mg * weight / ATTACK_MAX,
         eg: exposure.eg * weight / ATTACK_MAX,
     };
-    king += w.palace_attack * (attacked & their_palace).count() as i32;
+    king += w.palace_attack * (maps.offence & their_palace).count() as i32;
 
     terms[2][u] += mobility;
     terms[3][u] += pieces;
     terms[4][u] += king;
+}
+
+/// The squares one side's pieces attack, by attacker class (computed once per
+/// evaluation for both sides).
+struct AttackMaps {
+    /// Attacked by a rook, horse, cannon or pawn (the attacking force).
+    offence: Bitboard,
+    /// Attacked by any piece, the king, advisors and elephants included (defended
+    /// squares, from the owner's point of view).
+    all: Bitboard,
+    /// Attacked by a pawn.
+    pawns: Bitboard,
+    /// Attacked by a horse or a cannon.
+    minors: Bitboard,
+}
+
+impl AttackMaps {
+    fn new(pos: &Position, c: Color) -> AttackMaps {
+        let occ = pos.occupied();
+        let mut pawns = Bitboard::EMPTY;
+        for sq in pos.pieces(c, PieceKind::Pawn) {
+            pawns |= attacks::pawn_attacks(c, sq);
+        }
+        let mut minors = Bitboard::EMPTY;
+        for sq in pos.pieces(c, PieceKind::Horse) {
+            minors |= attacks::horse_attacks(sq, occ);
+        }
+        for sq in pos.pieces(c, PieceKind::Cannon) {
+            minors |= attacks::cannon_attacks(sq, occ);
+        }
+        let mut rooks = Bitboard::EMPTY;
+        for sq in pos.pieces(c, PieceKind::Rook) {
+            rooks |= attacks::rook_attacks(sq, occ);
+        }
+        let offence = pawns | minors | rooks;
+        let mut all = offence | attacks::king_attacks(pos.king_square(c));
+        for sq in pos.pieces(c, PieceKind::Advisor) {
+            all |= attacks::advisor_attacks(sq);
+        }
+        for sq in pos.pieces(c, PieceKind::Elephant) {
+            all |= attacks::elephant_attacks(sq, occ);
+        }
+        AttackMaps {
+            offence,
+            all,
+            pawns,
+            minors,
+        }
+    }
+}
+
+/// Threats against the pieces of colour `us` (a penalty, so usually negative):
+/// pieces attacked and not defended, rooks, horses and cannons attacked by pawns,
+/// rooks attacked by horses or cannons.
+fn threats(pos: &Position, us: Color, w: &EvalParams, maps: &[AttackMaps; 2]) -> S {
+    let (ours, theirs) = (&maps[us.index()], &maps[(!us).index()]);
+    let pieces = pos.color(us) - pos.pieces(us, PieceKind::King);
+    let majors = pos.pieces(us, PieceKind::Rook)
+        | pos.pieces(us, PieceKind::Horse)
+        | pos.pieces(us, PieceKind::Cannon);
+    let hanging = (pieces & theirs.all) - ours.all;
+    w.hanging * hanging.count() as i32
+        + w.threat_by_pawn * (majors & theirs.pawns).count() as i32
+        + w.rook_threatened * (pos.pieces(us, PieceKind::Rook) & theirs.minors).count() as i32
 }
 
 #[inline(always)]

@@ -105,6 +105,13 @@ pub struct EvalParams {
     pub palace_attack: S,
     /// A rook on the enemy king's file with no piece between (a direct threat).
     pub rook_on_king_file: S,
+    // --- Threats ---
+    /// A piece (not the king) attacked by the enemy and defended by nothing.
+    pub hanging: S,
+    /// A rook, horse or cannon attacked by an enemy pawn.
+    pub threat_by_pawn: S,
+    /// A rook attacked by an enemy horse or cannon.
+    pub rook_threatened: S,
     /// Bonus for the side to move.
     pub tempo: S,
 }
@@ -151,6 +158,9 @@ pub const DEFAULT: EvalParams = EvalParams {
     bottom_cannon: s(35, 15),
     palace_attack: s(8, 4),
     rook_on_king_file: s(30, 15),
+    hanging: s(-40, -25),
+    threat_by_pawn: s(-70, -50),
+    rook_threatened: s(-60, -60),
     tempo: s(20, 10),
 };
 
@@ -203,6 +213,9 @@ impl EvalParams {
         v.push(("bottom_cannon".into(), &mut self.bottom_cannon));
         v.push(("palace_attack".into(), &mut self.palace_attack));
         v.push(("rook_on_king_file".into(), &mut self.rook_on_king_file));
+        v.push(("hanging".into(), &mut self.hanging));
+        v.push(("threat_by_pawn".into(), &mut self.threat_by_pawn));
+        v.push(("rook_threatened".into(), &mut self.rook_threatened));
         v.push(("tempo".into(), &mut self.tempo));
         v
     }
