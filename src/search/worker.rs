@@ -2,7 +2,7 @@
 //! variation search with quiescence, pruning and reductions. Lazy SMP runs several
 //! workers on the same root, sharing only the transposition table and the stop flag.
 
-use crate::core::{Color, Move, Piece, PieceKind, Position};
+use crate::core::{Color, GenType, Move, MoveList, Piece, PieceKind, Position};
 use crate::eval::{self, EvalConfig};
 use crate::search::event::{Event, Info};
 use crate::search::history::{self, History, PieceTo};
@@ -531,7 +531,7 @@ impl<'a> Worker<'a> {
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, pv_node);
+            return self.qsearch(alpha, beta, ply, pv_node, true);
         }
         self.stack[ply].pv_len = 0;
         self.tick();
@@ -914,7 +914,17 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn qsearch(&mut self, mut alpha: Value, beta: Value, ply: usize, pv_node: bool) -> Value {
+    /// The quiescence search: captures (all evasions in check), and with `checks`
+    /// (its first ply, called from the main search) also quiet moves that give
+    /// check and do not lose material.
+    fn qsearch(
+        &mut self,
+        mut alpha: Value,
+        beta: Value,
+        ply: usize,
+        pv_node: bool,
+        checks: bool,
+    ) -> Value {
         self.stack[ply].pv_len = 0;
         self.tick();
         if self.stopped() {
@@ -977,13 +987,32 @@ impl<'a> Worker<'a> {
         let mut best_move = Move::NONE;
         let mut move_count = 0;
         let conts = self.conts(ply);
-        while let Some(m) = picker.next(
-            &self.pos,
-            &OrderContext {
-                history: self.hist,
-                conts,
-            },
-        ) {
+        let mut quiets: Option<MoveList> = None;
+        let mut next_quiet = 0;
+        loop {
+            let m = if let Some(m) = picker.next(
+                &self.pos,
+                &OrderContext {
+                    history: self.hist,
+                    conts,
+                },
+            ) {
+                m
+            } else if checks && !in_check {
+                // The captures are done: quiet checks.
+                let pos = &self.pos;
+                let list = quiets.get_or_insert_with(|| pos.generate(GenType::Quiets));
+                let found = list[next_quiet..].iter().position(|&q| pos.gives_check(q));
+                match found {
+                    Some(i) => {
+                        next_quiet += i + 1;
+                        list[next_quiet - 1]
+                    }
+                    None => break,
+                }
+            } else {
+                break;
+            };
             move_count += 1;
             let piece = self.pos.piece_at(m.from()).expect("a piece moves");
             if !in_check {
@@ -996,7 +1025,7 @@ impl<'a> Worker<'a> {
                 }
             }
             self.make(m, piece, ply);
-            let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node);
+            let v = -self.qsearch(-beta, -alpha, ply + 1, pv_node, false);
             self.unmake();
             if self.stopped() {
                 return DRAW;
