@@ -260,7 +260,7 @@ pub fn breakdown_with(pos: &Position, knowledge: Knowledge, weights: &Weights) -
             AttackMaps::new(pos, Color::Black),
         ];
         for c in Color::ALL {
-            full_terms(pos, c, w, &maps[c.index()], &mut terms);
+            full_terms(pos, c, w, &maps, &mut terms);
             terms[5][c.index()] += threats(pos, c, w, &maps);
         }
         terms[6][pos.side_to_move().index()] += w.tempo;
@@ -289,7 +289,7 @@ fn full_terms(
     pos: &Position,
     us: Color,
     w: &EvalParams,
-    maps: &AttackMaps,
+    maps: &[AttackMaps; 2],
     terms: &mut [[S; 2]; 7],
 ) {
     let them = !us;
@@ -383,7 +383,8 @@ fn full_terms(
         mg: exposure.mg * weight / ATTACK_MAX,
         eg: exposure.eg * weight / ATTACK_MAX,
     };
-    king += w.palace_attack * (maps.offence & their_palace).count() as i32;
+    king += w.palace_attack * (maps[u].offence & their_palace).count() as i32;
+    king += w.safe_check * safe_checks(pos, us, &maps[them.index()]).min(SAFE_CHECKS_MAX);
 
     terms[2][u] += mobility;
     terms[3][u] += pieces;
@@ -437,6 +438,36 @@ impl AttackMaps {
             minors,
         }
     }
+}
+
+/// Squares a cannon on `sq` controls: those beyond exactly one screen, up to and
+/// including the next piece. Seen from a king, the points a cannon gives check from.
+fn cannon_control(sq: Square, occ: Bitboard) -> Bitboard {
+    let direct = attacks::rook_attacks(sq, occ);
+    let screens = direct & occ;
+    attacks::rook_attacks(sq, occ - screens) - direct
+}
+
+/// How many checks the rooks, horses and cannons of colour `us` can give by moving
+/// to an empty point the enemy does not defend (`their_maps`).
+fn safe_checks(pos: &Position, us: Color, their_maps: &AttackMaps) -> i32 {
+    let occ = pos.occupied();
+    let ksq = pos.king_square(!us);
+    let safe = !(their_maps.all | occ);
+    let mut checks = 0;
+    let rook_points = attacks::rook_attacks(ksq, occ) & safe;
+    for sq in pos.pieces(us, PieceKind::Rook) {
+        checks += (attacks::rook_attacks(sq, occ) & rook_points).count() as i32;
+    }
+    let horse_points = attacks::horse_attackers(ksq, occ) & safe;
+    for sq in pos.pieces(us, PieceKind::Horse) {
+        checks += (attacks::horse_attacks(sq, occ) & horse_points).count() as i32;
+    }
+    let cannon_points = cannon_control(ksq, occ) & safe;
+    for sq in pos.pieces(us, PieceKind::Cannon) {
+        checks += (attacks::rook_attacks(sq, occ) & cannon_points).count() as i32;
+    }
+    checks
 }
 
 /// Threats against the pieces of colour `us` (a penalty, so usually negative):

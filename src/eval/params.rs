@@ -27,6 +27,9 @@ pub const ATTACK_WEIGHT: [i32; 7] = [2, 2, 0, 0, 0, 1, 1];
 /// Cap of the attack weight (and its divisor in the scaled terms).
 pub const ATTACK_MAX: i32 = 8;
 
+/// Safe checks counted at most (ours: more add nothing the search does not see).
+pub const SAFE_CHECKS_MAX: i32 = 4;
+
 /// A side without rooks, horses, cannons or pawns cannot win: its advantage is
 /// divided by this.
 pub const NO_ATTACKER_DIVISOR: i32 = 16;
@@ -105,6 +108,9 @@ pub struct EvalParams {
     pub palace_attack: S,
     /// A rook on the enemy king's file with no piece between (a direct threat).
     pub rook_on_king_file: S,
+    /// Per check a rook, horse or cannon can give from an empty point the enemy
+    /// does not defend (at most [`SAFE_CHECKS_MAX`]).
+    pub safe_check: S,
     // --- Threats ---
     /// A piece (not the king) attacked by the enemy and defended by nothing.
     pub hanging: S,
@@ -158,6 +164,7 @@ pub const DEFAULT: EvalParams = EvalParams {
     bottom_cannon: s(35, 15),
     palace_attack: s(8, 4),
     rook_on_king_file: s(30, 15),
+    safe_check: s(30, 10),
     hanging: s(-40, -25),
     threat_by_pawn: s(-70, -50),
     rook_threatened: s(-60, -60),
@@ -213,6 +220,7 @@ impl EvalParams {
         v.push(("bottom_cannon".into(), &mut self.bottom_cannon));
         v.push(("palace_attack".into(), &mut self.palace_attack));
         v.push(("rook_on_king_file".into(), &mut self.rook_on_king_file));
+        v.push(("safe_check".into(), &mut self.safe_check));
         v.push(("hanging".into(), &mut self.hanging));
         v.push(("threat_by_pawn".into(), &mut self.threat_by_pawn));
         v.push(("rook_threatened".into(), &mut self.rook_threatened));
