@@ -1023,16 +1023,18 @@ fn a_tournament_player_forfeits_an_engine_that_cannot_start() {
 }
 
 #[test]
-fn the_shipped_opening_suite_loads() {
+fn the_shipped_opening_suites_load() {
     use chuhan::tools::r#match::openings;
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("books/openings.txt");
-    let suite = openings::load(&path).unwrap();
-    assert_eq!(suite.len(), 100);
-    let mut seen = std::collections::HashSet::new();
-    for o in &suite {
-        assert_eq!(o.fen(), chuhan::core::START_FEN);
-        assert!((6..=10).contains(&o.moves().len()), "{:?}", o.moves());
-        assert!(seen.insert(o.moves().to_vec()), "duplicate {:?}", o.moves());
+    for (file, count) in [("books/openings.txt", 100), ("books/openings-600.txt", 600)] {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(file);
+        let suite = openings::load(&path).unwrap();
+        assert_eq!(suite.len(), count, "{file}");
+        let mut seen = std::collections::HashSet::new();
+        for o in &suite {
+            assert_eq!(o.fen(), chuhan::core::START_FEN);
+            assert!((6..=10).contains(&o.moves().len()), "{:?}", o.moves());
+            assert!(seen.insert(o.moves().to_vec()), "duplicate {:?}", o.moves());
+        }
     }
 }
 
