@@ -78,24 +78,6 @@ pub const QS_DELTA_MARGIN: Value = 200;
 /// positions give many checks in a row; unbounded extension explodes the tree).
 pub const CHECK_EXT_PLY_FACTOR: usize = 2;
 
-/// Singular extensions (std idea, ours scale): the TT move is tested for
-/// singularity from this depth on (std range 6–8; ours: the lowest, because
-/// fixed-node games at 5,000 nodes reach depth 7–9).
-pub const SE_MIN_DEPTH: i32 = 6;
-/// The TT entry must come from a search at least `depth - SE_TT_DEPTH_MARGIN` deep
-/// (std).
-pub const SE_TT_DEPTH_MARGIN: i32 = 3;
-/// Singular margin per ply of depth below the TT value, centipawns (std: about 1–1.5
-/// pawn-hundredths per ply; ours: 2 at our scale, pawn ≈ 100).
-pub const SE_MARGIN: Value = 2;
-/// A non-PV TT move is extended by two plies when the others fail this far below
-/// the singular beta (std shape, ours scale: at 15 cp two thirds of all
-/// extensions were double, and the tree grew 2.5× at fixed depth).
-pub const SE_DOUBLE_MARGIN: Value = 60;
-/// At most this many double extensions on one path from the root (ours, below the
-/// usual 8–10 for the same reason).
-pub const SE_DOUBLE_MAX: u32 = 3;
-
 /// History tables saturate at this magnitude (std).
 pub const HISTORY_MAX: i32 = 16_384;
 /// History bonus per depth², capped at [`HISTORY_BONUS_MAX`] (std).

@@ -141,11 +141,6 @@ struct Frame {
     static_eval: Value,
     killers: [Move; 2],
     moved: Option<PieceTo>,
-    /// The move a singular-extension search at this node leaves out
-    /// ([`Move::NONE`] in every ordinary search).
-    excluded: Move,
-    /// Double singular extensions on the path from the root to this node.
-    double_extensions: u32,
     pv: [Move; MAX_PLY + 1],
     pv_len: usize,
 }
@@ -156,8 +151,6 @@ impl Default for Frame {
             static_eval: NO_EVAL,
             killers: [Move::NONE; 2],
             moved: None,
-            excluded: Move::NONE,
-            double_extensions: 0,
             pv: [Move::NONE; MAX_PLY + 1],
             pv_len: 0,
         }
@@ -568,17 +561,12 @@ impl<'a> Worker<'a> {
 
         let key = self.tt_key();
         let tte = self.sh.tt.probe(key);
-        // A singular-extension search of this node without one move: its value is
-        // not the node's, so it neither cuts off on the table nor stores to it.
-        let excluded = self.stack[ply].excluded;
-        let singular_search = excluded.is_some();
         let tt_move = if root {
             self.root_moves[self.pv_idx].mv
         } else {
             tte.map_or(Move::NONE, |e| e.mv)
         };
         if !pv_node
-            && !singular_search
             && let Some(e) = tte
             && e.depth >= depth
             && !is_rule(e.value)
@@ -602,7 +590,7 @@ impl<'a> Worker<'a> {
                 None => self.evaluate(),
             };
             eval = match tte {
-                Some(e) if !is_rule(e.value) && !singular_search => {
+                Some(e) if !is_rule(e.value) => {
                     let v = from_tt(e.value, ply);
                     if (e.bound.is_lower() && v > raw_eval) || (e.bound.is_upper() && v < raw_eval)
                     {
@@ -632,7 +620,6 @@ impl<'a> Worker<'a> {
             // Null move, only with a rook, horse or cannon (zugzwang guard).
             if pruning == Pruning::Full
                 && self.null_allowed
-                && !singular_search
                 && eval >= beta
                 && depth >= NMP_MIN_DEPTH
                 && ply >= 1
@@ -643,7 +630,6 @@ impl<'a> Worker<'a> {
                     + depth / NMP_DEPTH_DIVISOR
                     + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
                 self.stack[ply].moved = None;
-                self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.pos.make_null();
                 self.filter.push(self.pos.key());
                 let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
@@ -691,8 +677,7 @@ impl<'a> Worker<'a> {
                 conts,
             },
         ) {
-            if m == excluded || (root && !self.root_moves[self.pv_idx..].iter().any(|r| r.mv == m))
-            {
+            if root && !self.root_moves[self.pv_idx..].iter().any(|r| r.mv == m) {
                 continue;
             }
             move_count += 1;
@@ -758,61 +743,9 @@ impl<'a> Worker<'a> {
                 }
             }
 
-            // Singular extension: the TT move is extended when every other move
-            // fails low against a margin below its table value (a lower bound from
-            // a search nearly as deep, never a mate or a path-dependent rule
-            // result); if even the others beat beta the node is cut (multi-cut);
-            // a TT move expected to fail high anyway is searched a ply shallower.
-            let mut extension = 0;
-            if !root
-                && m == tt_move
-                && !singular_search
-                && depth >= SE_MIN_DEPTH
-                && pruning != Pruning::None
-                && let Some(e) = tte
-                && e.bound.is_lower()
-                && e.depth >= depth - SE_TT_DEPTH_MARGIN
-                && !is_rule(e.value)
-                && !is_mate(e.value)
-            {
-                let tt_value = e.value;
-                let singular_beta = tt_value - SE_MARGIN * depth;
-                self.stack[ply].excluded = m;
-                let v = self.search(
-                    singular_beta - 1,
-                    singular_beta,
-                    (depth - 1) / 2,
-                    ply,
-                    cut_node,
-                );
-                self.stack[ply].excluded = Move::NONE;
-                if self.stopped() {
-                    return DRAW;
-                }
-                if v < singular_beta {
-                    extension = 1;
-                    if !pv_node
-                        && v < singular_beta - SE_DOUBLE_MARGIN
-                        && self.stack[ply].double_extensions < SE_DOUBLE_MAX
-                    {
-                        extension = 2;
-                    }
-                } else if singular_beta >= beta {
-                    return singular_beta;
-                } else if tt_value >= beta {
-                    extension = -1;
-                }
-            }
-            // Otherwise checks are extended (never both: at most +2 per node).
-            if extension == 0
-                && gives_check
-                && ply < CHECK_EXT_PLY_FACTOR * self.root_depth as usize
-            {
-                extension = 1;
-            }
+            let extension =
+                (gives_check && ply < CHECK_EXT_PLY_FACTOR * self.root_depth as usize) as i32;
             let new_depth = depth - 1 + extension;
-            self.stack[ply + 1].double_extensions =
-                self.stack[ply].double_extensions + (extension >= 2) as u32;
             let reduce = depth >= 3
                 && move_count > 1 + pv_node as usize
                 && pruning != Pruning::None
@@ -902,13 +835,8 @@ impl<'a> Worker<'a> {
         }
 
         if move_count == 0 {
-            // Checkmate, and in xiangqi stalemate too, loses; a singular search
-            // without the only move fails low.
-            return if singular_search {
-                alpha
-            } else {
-                mated_in(ply)
-            };
+            // Checkmate, and in xiangqi stalemate too, loses.
+            return mated_in(ply);
         }
         best_value = best_value.max(floor);
 
@@ -922,7 +850,7 @@ impl<'a> Worker<'a> {
             );
         }
 
-        if !(singular_search || root && self.pv_idx > 0) {
+        if !(root && self.pv_idx > 0) {
             let bound = node_bound(best_value, beta, pv_node, best_move.is_some());
             self.sh.tt.store(
                 key,
