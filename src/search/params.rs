@@ -71,14 +71,6 @@ pub const SEE_QUIET_MARGIN: Value = -25;
 /// Depth up to which SEE pruning applies.
 pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
 
-/// History pruning: in non-PV nodes, quiet moves whose butterfly plus
-/// continuation history is below `-HP_MARGIN * depth` are skipped while the
-/// reduced depth is below [`HP_MAX_LMR_DEPTH`] (std shape; ours scale: our three
-/// tables saturate at ±16,384 each, about half the usual range).
-pub const HP_MARGIN: i32 = 2_000;
-/// Reduced depth below which history pruning applies (std).
-pub const HP_MAX_LMR_DEPTH: i32 = 4;
-
 /// Quiescence delta pruning margin (std: about two pawns).
 pub const QS_DELTA_MARGIN: Value = 200;
 

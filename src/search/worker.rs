@@ -724,10 +724,6 @@ impl<'a> Worker<'a> {
                         continue;
                     }
                     let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
-                    // History pruning: quiets that keep failing in this context.
-                    if lmr_depth < HP_MAX_LMR_DEPTH && hist_score < -HP_MARGIN * depth {
-                        continue;
-                    }
                     if !in_check
                         && lmr_depth <= FUTILITY_MAX_DEPTH
                         && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
