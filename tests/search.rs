@@ -157,6 +157,16 @@ fn engine_finds_the_shortest_mates() {
 }
 
 #[test]
+fn the_quiescence_search_sees_a_quiet_mating_check() {
+    // Black's only move is e9f9, then b0b9 is mate: a quiet check, found at depth 1
+    // only because the first quiescence ply searches quiet checks.
+    let mut e = Engine::new();
+    e.set_position(Position::from_fen("4k4/R8/9/9/9/9/9/9/9/1R1K5 b").unwrap());
+    let b = e.search(Limits::depth(1)).unwrap();
+    assert_eq!(Score::from_value(b.value.unwrap()), Score::Mate(-1));
+}
+
+#[test]
 fn the_mated_side_sees_its_fate() {
     // After the mating move of a mate in 2 is answered, black is mated in 1.
     let fen = "4k4/9/9/9/9/9/9/9/9/RR1K5 w";

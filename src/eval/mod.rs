@@ -551,6 +551,38 @@ mod tests {
     }
 
     #[test]
+    fn threats_count_hanging_pieces_and_pawn_attacks() {
+        // The red rook on e5 is attacked by the black pawn on e6 and defended by
+        // nothing; the pawn is attacked by the rook and undefended too.
+        let pos = Position::from_fen("4k4/9/9/4p4/4R4/9/9/9/9/3K5 w").unwrap();
+        let b = breakdown(&pos, Knowledge::Full);
+        let t = Term::ALL.iter().position(|&t| t == Term::Threats).unwrap();
+        assert_eq!(b.terms[t][0], DEFAULT.hanging + DEFAULT.threat_by_pawn);
+        assert_eq!(b.terms[t][1], DEFAULT.hanging);
+        // Defend the rook with a cannon behind a screen: no longer hanging.
+        let pos = Position::from_fen("4k4/9/9/4p4/4R4/9/4P4/9/4C4/3K5 w").unwrap();
+        let b = breakdown(&pos, Knowledge::Full);
+        assert_eq!(b.terms[t][0], DEFAULT.threat_by_pawn);
+    }
+
+    #[test]
+    fn safe_checks_need_an_undefended_empty_point() {
+        // The rook on a0 can check from a9 only (d0 is its own king's point).
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
+        let black = AttackMaps::new(&pos, Color::Black);
+        assert_eq!(safe_checks(&pos, Color::Red, &black), 1);
+        // A black horse on b7 guards a9.
+        let pos = Position::from_fen("4k4/9/1n7/9/9/9/9/9/9/R2K5 w").unwrap();
+        let black = AttackMaps::new(&pos, Color::Black);
+        assert_eq!(safe_checks(&pos, Color::Red, &black), 0);
+        // A cannon checks over one screen: from c1 it can go to e1, behind the pawn
+        // on e5.
+        let pos = Position::from_fen("4k4/9/9/9/4P4/9/9/9/2C6/3K5 w").unwrap();
+        let black = AttackMaps::new(&pos, Color::Black);
+        assert_eq!(safe_checks(&pos, Color::Red, &black), 1);
+    }
+
+    #[test]
     fn bare_kings_and_defenders_are_drawish() {
         // Red has two advisors more but nothing that can attack.
         let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4A4/3AK4 w").unwrap();
