@@ -299,10 +299,7 @@ fn full_terms(
     let theirs = pos.color(them);
     let their_king = pos.king_square(them);
     let their_palace = attacks::regions::palace(them);
-    let their_pawn_attacks = pos
-        .pieces(them, PieceKind::Pawn)
-        .into_iter()
-        .fold(Bitboard::EMPTY, |a, sq| a | attacks::pawn_attacks(them, sq));
+    let their_pawn_attacks = maps[them.index()].pawns;
     let our_pawns = pos.pieces(us, PieceKind::Pawn);
     let mut mobility = S::ZERO;
     let mut pieces = S::ZERO;
@@ -440,14 +437,6 @@ impl AttackMaps {
     }
 }
 
-/// Squares a cannon on `sq` controls: those beyond exactly one screen, up to and
-/// including the next piece. Seen from a king, the points a cannon gives check from.
-fn cannon_control(sq: Square, occ: Bitboard) -> Bitboard {
-    let direct = attacks::rook_attacks(sq, occ);
-    let screens = direct & occ;
-    attacks::rook_attacks(sq, occ - screens) - direct
-}
-
 /// How many checks the rooks, horses and cannons of colour `us` can give by moving
 /// to an empty point the enemy does not defend (`their_maps`).
 fn safe_checks(pos: &Position, us: Color, their_maps: &AttackMaps) -> i32 {
@@ -463,7 +452,8 @@ fn safe_checks(pos: &Position, us: Color, their_maps: &AttackMaps) -> i32 {
     for sq in pos.pieces(us, PieceKind::Horse) {
         checks += (attacks::horse_attacks(sq, occ) & horse_points).count() as i32;
     }
-    let cannon_points = cannon_control(ksq, occ) & safe;
+    // Seen from the king, the cannon set is the points a cannon checks from.
+    let cannon_points = attacks::cannon_attacks(ksq, occ) & safe;
     for sq in pos.pieces(us, PieceKind::Cannon) {
         checks += (attacks::rook_attacks(sq, occ) & cannon_points).count() as i32;
     }
