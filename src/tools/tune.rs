@@ -28,8 +28,55 @@ use crate::search::see;
 pub struct Sample {
     /// The position (without history).
     pub pos: Position,
-    /// The game's result from Red's point of view: 1 win, 0.5 draw, 0 loss.
+    /// Red's expected score: the game's result (1 win, 0.5 draw, 0 loss) or a
+    /// teacher engine's estimate (see [`parse_labelled`]).
     pub result: f64,
+}
+
+/// One line of a labelled-positions file: `FEN;label`, the label being Red's
+/// expected score in `0..=1`.
+pub fn labelled_line(s: &Sample) -> String {
+    format!("{};{}", s.pos.to_fen(), s.result)
+}
+
+/// Parses a labelled-positions file (`FEN;label` lines, as written by
+/// `chuhan tune --export` and relabelled by `scripts/fsf_label.py`). Blank lines
+/// and lines starting with `#` are skipped; any other bad line is an error that
+/// names its line number.
+pub fn parse_labelled(text: &str) -> Result<Vec<Sample>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |why: String| format!("line {}: {why}", i + 1);
+        let (fen, label) = line
+            .rsplit_once(';')
+            .ok_or_else(|| bad("expected `FEN;label`".into()))?;
+        let result: f64 = label
+            .trim()
+            .parse()
+            .map_err(|_| bad(format!("bad label `{}`", label.trim())))?;
+        if !(0.0..=1.0).contains(&result) {
+            return Err(bad(format!("label {result} is outside 0..=1")));
+        }
+        let pos = Position::from_fen(fen.trim()).map_err(|e| bad(e.to_string()))?;
+        out.push(Sample { pos, result });
+    }
+    Ok(out)
+}
+
+/// Whether `text` looks like a labelled-positions file rather than game records:
+/// its first meaningful line is `FEN;label`.
+pub fn is_labelled(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .and_then(|l| l.rsplit_once(';'))
+        .is_some_and(|(fen, label)| {
+            label.trim().parse::<f64>().is_ok() && Position::from_fen(fen.trim()).is_ok()
+        })
 }
 
 /// Whether `pos` is quiet: not in check, and no capture wins material by static
@@ -76,19 +123,43 @@ pub fn sigmoid(e: f64, k: f64) -> f64 {
 }
 
 /// The mean squared error of `weights` on `samples` with scale `k`.
+///
+/// The samples are scored in fixed-size chunks spread over the machine's cores;
+/// the chunk sums are added in order, so the result does not depend on the number
+/// of cores.
 pub fn error(samples: &[Sample], weights: &Weights, k: f64) -> f64 {
+    const CHUNK: usize = 4096;
     if samples.is_empty() {
         return 0.0;
     }
-    let sum: f64 = samples
-        .iter()
-        .map(|s| {
-            let e = breakdown_with(&s.pos, Knowledge::Full, weights).red_total();
-            let d = s.result - sigmoid(e as f64, k);
-            d * d
-        })
-        .sum();
-    sum / samples.len() as f64
+    let chunk_error = |chunk: &[Sample]| -> f64 {
+        chunk
+            .iter()
+            .map(|s| {
+                let e = breakdown_with(&s.pos, Knowledge::Full, weights).red_total();
+                let d = s.result - sigmoid(e as f64, k);
+                d * d
+            })
+            .sum()
+    };
+    let chunks: Vec<&[Sample]> = samples.chunks(CHUNK).collect();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(chunks.len());
+    let mut sums = vec![0.0; chunks.len()];
+    std::thread::scope(|scope| {
+        for (t, out) in sums.chunks_mut(chunks.len().div_ceil(threads)).enumerate() {
+            let first = t * chunks.len().div_ceil(threads);
+            let chunks = &chunks;
+            let chunk_error = &chunk_error;
+            scope.spawn(move || {
+                for (j, slot) in out.iter_mut().enumerate() {
+                    *slot = chunk_error(chunks[first + j]);
+                }
+            });
+        }
+    });
+    sums.iter().sum::<f64>() / samples.len() as f64
 }
 
 /// The scale `k` (to 0.01, within 0.1..=3) that minimises the error of `weights`.
@@ -221,6 +292,36 @@ mod tests {
         }
         g.result = result;
         g
+    }
+
+    #[test]
+    fn labelled_positions_round_trip_and_bad_lines_are_named() {
+        let samples = samples(&[game("h2e2 h9g7 h0g2 i9h9", GameResult::RedWins)], 0);
+        assert!(!samples.is_empty());
+        let text: String = samples.iter().map(|s| labelled_line(s) + "\n").collect();
+        assert!(is_labelled(&text));
+        let back = parse_labelled(&text).unwrap();
+        assert_eq!(back.len(), samples.len());
+        for (a, b) in back.iter().zip(&samples) {
+            assert_eq!(a.pos.to_fen(), b.pos.to_fen());
+            assert_eq!(a.result, b.result);
+        }
+        let fen = Position::startpos().to_fen();
+        assert!(!is_labelled("[Event \"x\"]\n1. h2e2 h9g7 *\n"));
+        assert_eq!(
+            parse_labelled(&format!("# comment\n\n{fen};0.25\n{fen};1.5\n")).unwrap_err(),
+            "line 4: label 1.5 is outside 0..=1"
+        );
+        assert!(
+            parse_labelled(&format!("{fen} 0.5\n"))
+                .unwrap_err()
+                .starts_with("line 1:")
+        );
+        assert!(
+            parse_labelled("xyz;0.5\n")
+                .unwrap_err()
+                .starts_with("line 1:")
+        );
     }
 
     #[test]

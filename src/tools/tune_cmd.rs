@@ -4,20 +4,25 @@
 use crate::eval::Weights;
 use crate::eval::params::{DEFAULT, EvalParams};
 use crate::notation::{Game, record};
-use crate::tools::tune::{self, TuneConfig};
+use crate::tools::tune::{self, Sample, TuneConfig};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Arguments of `chuhan tune`.
 #[derive(clap::Args, Debug)]
 pub struct TuneArgs {
-    /// Game records (PGN, XQF...) with results, e.g. from `chuhan match --pgn`.
+    /// Game records (PGN, XQF...) with results, e.g. from `chuhan match --pgn`, or
+    /// labelled-positions files (`FEN;label` lines, Red's expected score).
     #[arg(required = true)]
     pub games: Vec<PathBuf>,
-    /// Held-out game records: the error on them is printed after every pass and the
-    /// weights of the pass where it was lowest are kept.
+    /// Held-out game records or labelled positions: the error on them is printed
+    /// after every pass and the weights of the pass where it was lowest are kept.
     #[arg(long, num_args = 1..)]
     pub validate: Vec<PathBuf>,
+    /// Write the quiet positions of the inputs (each once) as `FEN;result` lines to
+    /// this file and stop, e.g. to relabel them with `scripts/fsf_label.py`.
+    #[arg(long)]
+    pub export: Option<PathBuf>,
     /// Opening plies of every game left out.
     #[arg(long, default_value_t = 10)]
     pub skip_plies: usize,
@@ -42,21 +47,39 @@ pub struct TuneArgs {
 
 /// Loads the games, fits the scale, tunes and prints (or writes) the result.
 pub fn run(args: &TuneArgs) -> ExitCode {
-    let Some(games) = load(&args.games) else {
+    let Some((games, samples)) = load(&args.games, args.skip_plies) else {
         return ExitCode::from(2);
     };
-    let Some(held_out) = load(&args.validate) else {
+    let Some((held_out, check)) = load(&args.validate, args.skip_plies) else {
         return ExitCode::from(2);
     };
-    let samples = tune::samples(&games, args.skip_plies);
-    let check = tune::samples(&held_out, args.skip_plies);
     println!(
         "games {}, quiet positions {}; held out: games {}, positions {}",
-        games.len(),
+        games,
         samples.len(),
-        held_out.len(),
+        held_out,
         check.len()
     );
+    if let Some(path) = &args.export {
+        let mut seen = std::collections::HashSet::new();
+        let mut text = String::new();
+        for s in &samples {
+            if seen.insert(s.pos.to_fen()) {
+                text.push_str(&tune::labelled_line(s));
+                text.push('\n');
+            }
+        }
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+        println!(
+            "wrote {} distinct positions to {}",
+            seen.len(),
+            path.display()
+        );
+        return ExitCode::SUCCESS;
+    }
     if samples.is_empty() {
         eprintln!("error: no labelled quiet positions");
         return ExitCode::from(2);
@@ -115,9 +138,12 @@ pub fn run(args: &TuneArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Reads every game of `paths`; `None` (after saying why) if a file is unreadable.
-fn load(paths: &[PathBuf]) -> Option<Vec<Game>> {
-    let mut games = Vec::new();
+/// Reads every input of `paths`: the number of games read and the labelled quiet
+/// positions (of the games, after `skip_plies`, and of the labelled-positions
+/// files); `None` (after saying why) if a file is unreadable.
+fn load(paths: &[PathBuf], skip_plies: usize) -> Option<(usize, Vec<Sample>)> {
+    let mut games: Vec<Game> = Vec::new();
+    let mut samples = Vec::new();
     for path in paths {
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
@@ -126,6 +152,17 @@ fn load(paths: &[PathBuf]) -> Option<Vec<Game>> {
                 return None;
             }
         };
+        let text = String::from_utf8_lossy(&bytes);
+        if tune::is_labelled(&text) {
+            match tune::parse_labelled(&text) {
+                Ok(s) => samples.extend(s),
+                Err(e) => {
+                    eprintln!("error: {}: {e}", path.display());
+                    return None;
+                }
+            }
+            continue;
+        }
         let mut bad = 0;
         for g in record::read_all(&bytes) {
             match g {
@@ -140,7 +177,8 @@ fn load(paths: &[PathBuf]) -> Option<Vec<Game>> {
             );
         }
     }
-    Some(games)
+    samples.extend(tune::samples(&games, skip_plies));
+    Some((games.len(), samples))
 }
 
 /// Prints every value that differs from the engine's weights.
