@@ -374,7 +374,11 @@ fn full_terms(
     let weight = weight.min(ATTACK_MAX);
     let missing_adv = 2 - pos.pieces(them, PieceKind::Advisor).count().min(2) as i32;
     let missing_ele = 2 - pos.pieces(them, PieceKind::Elephant).count().min(2) as i32;
-    let exposure = w.missing_advisor * missing_adv + w.missing_elephant * missing_ele;
+    let mut exposure = w.missing_advisor * missing_adv + w.missing_elephant * missing_ele;
+    if king_escapes(pos, them, &maps[u]).is_empty() {
+        // Scaled like the missing defenders; their sign is the defender's.
+        exposure -= w.king_no_escape;
+    }
     // The enemy's missing defenders are our gain.
     king -= S {
         mg: exposure.mg * weight / ATTACK_MAX,
@@ -458,6 +462,12 @@ fn safe_checks(pos: &Position, us: Color, their_maps: &AttackMaps) -> i32 {
         checks += (attacks::rook_attacks(sq, occ) & cannon_points).count() as i32;
     }
     checks
+}
+
+/// The points the king of colour `c` can step to: palace neighbours that hold no
+/// piece of its own and that the enemy (`their_maps`) does not attack.
+fn king_escapes(pos: &Position, c: Color, their_maps: &AttackMaps) -> Bitboard {
+    attacks::king_attacks(pos.king_square(c)) - pos.color(c) - their_maps.all
 }
 
 /// Threats against the pieces of colour `us` (a penalty, so usually negative):
@@ -570,6 +580,27 @@ mod tests {
         let pos = Position::from_fen("4k4/9/9/9/4P4/9/9/9/2C6/3K5 w").unwrap();
         let black = AttackMaps::new(&pos, Color::Black);
         assert_eq!(safe_checks(&pos, Color::Red, &black), 1);
+    }
+
+    #[test]
+    fn a_king_boxed_in_by_its_advisors_and_a_rook_has_no_escape() {
+        // Black's king on e9 between its advisors; the red rook on a8 holds e8.
+        let pos = Position::from_fen("3aka3/R8/9/9/9/9/9/9/9/3K5 w").unwrap();
+        let red = AttackMaps::new(&pos, Color::Red);
+        assert!(king_escapes(&pos, Color::Black, &red).is_empty());
+        let without = Weights::new(EvalParams {
+            king_no_escape: S::ZERO,
+            ..params::DEFAULT
+        });
+        let king = |w: &Weights| breakdown_with(&pos, Knowledge::Full, w).term_value(4);
+        assert!(king(&DEFAULT_WEIGHTS) > king(&without));
+        // From a7 the rook leaves e8 free.
+        let pos = Position::from_fen("3aka3/9/R8/9/9/9/9/9/9/3K5 w").unwrap();
+        let red = AttackMaps::new(&pos, Color::Red);
+        assert_eq!(
+            king_escapes(&pos, Color::Black, &red),
+            Bitboard::from_square(Square::E8)
+        );
     }
 
     #[test]

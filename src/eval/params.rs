@@ -111,6 +111,10 @@ pub struct EvalParams {
     /// Per check a rook, horse or cannon can give from an empty point the enemy
     /// does not defend (at most [`SAFE_CHECKS_MAX`]).
     pub safe_check: S,
+    /// The enemy king has no point to step to (every neighbour in its palace is
+    /// its own piece or attacked by us), scaled by our attacking force like the
+    /// missing defenders.
+    pub king_no_escape: S,
     // --- Threats ---
     /// A piece (not the king) attacked by the enemy and defended by nothing.
     pub hanging: S,
@@ -165,6 +169,7 @@ pub const DEFAULT: EvalParams = EvalParams {
     palace_attack: s(8, 4),
     rook_on_king_file: s(30, 15),
     safe_check: s(30, 10),
+    king_no_escape: s(40, 20),
     hanging: s(-40, -25),
     threat_by_pawn: s(-70, -50),
     rook_threatened: s(-60, -60),
@@ -221,6 +226,7 @@ impl EvalParams {
         v.push(("palace_attack".into(), &mut self.palace_attack));
         v.push(("rook_on_king_file".into(), &mut self.rook_on_king_file));
         v.push(("safe_check".into(), &mut self.safe_check));
+        v.push(("king_no_escape".into(), &mut self.king_no_escape));
         v.push(("hanging".into(), &mut self.hanging));
         v.push(("threat_by_pawn".into(), &mut self.threat_by_pawn));
         v.push(("rook_threatened".into(), &mut self.rook_threatened));
