@@ -270,7 +270,7 @@ mod tests {
             min_plies: 2,
             max_plies: 3,
             select_depth: 2,
-            select_margin: 40,
+            select_margin: 80,
             leaf_depth: 3,
             balance: 60,
             seed: 3,
