@@ -19,8 +19,9 @@ pub struct TuneArgs {
     /// after every pass and the weights of the pass where it was lowest are kept.
     #[arg(long, num_args = 1..)]
     pub validate: Vec<PathBuf>,
-    /// Write the quiet positions of the inputs (each once) as `FEN;result` lines to
-    /// this file and stop, e.g. to relabel them with `scripts/fsf_label.py`.
+    /// Write the quiet positions of the inputs (each FEN once) as `FEN;result`
+    /// lines to this file and stop, e.g. to relabel them with
+    /// `scripts/fsf_label.py`.
     #[arg(long)]
     pub export: Option<PathBuf>,
     /// Opening plies of every game left out.
