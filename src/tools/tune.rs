@@ -46,23 +46,9 @@ pub fn labelled_line(s: &Sample) -> String {
 pub fn parse_labelled(text: &str) -> Result<Vec<Sample>, String> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
+        if let Some(sample) = parse_line(line).map_err(|why| format!("line {}: {why}", i + 1))? {
+            out.push(sample);
         }
-        let bad = |why: String| format!("line {}: {why}", i + 1);
-        let (fen, label) = line
-            .rsplit_once(';')
-            .ok_or_else(|| bad("expected `FEN;label`".into()))?;
-        let result: f64 = label
-            .trim()
-            .parse()
-            .map_err(|_| bad(format!("bad label `{}`", label.trim())))?;
-        if !(0.0..=1.0).contains(&result) {
-            return Err(bad(format!("label {result} is outside 0..=1")));
-        }
-        let pos = Position::from_fen(fen.trim()).map_err(|e| bad(e.to_string()))?;
-        out.push(Sample { pos, result });
     }
     Ok(out)
 }
@@ -71,12 +57,29 @@ pub fn parse_labelled(text: &str) -> Result<Vec<Sample>, String> {
 /// its first meaningful line is `FEN;label`.
 pub fn is_labelled(text: &str) -> bool {
     text.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'))
-        .and_then(|l| l.rsplit_once(';'))
-        .is_some_and(|(fen, label)| {
-            label.trim().parse::<f64>().is_ok() && Position::from_fen(fen.trim()).is_ok()
-        })
+        .map(parse_line)
+        .find(|r| !matches!(r, Ok(None)))
+        .is_some_and(|r| r.is_ok())
+}
+
+/// One line of a labelled-positions file: `None` for a blank or `#` line.
+fn parse_line(line: &str) -> Result<Option<Sample>, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let (fen, label) = line
+        .rsplit_once(';')
+        .ok_or_else(|| "expected `FEN;label`".to_string())?;
+    let result: f64 = label
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad label `{}`", label.trim()))?;
+    if !(0.0..=1.0).contains(&result) {
+        return Err(format!("label {result} is outside 0..=1"));
+    }
+    let pos = Position::from_fen(fen.trim()).map_err(|e| e.to_string())?;
+    Ok(Some(Sample { pos, result }))
 }
 
 /// Whether `pos` is quiet: not in check, and no capture wins material by static
@@ -146,15 +149,14 @@ pub fn error(samples: &[Sample], weights: &Weights, k: f64) -> f64 {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(chunks.len());
+    let per_thread = chunks.len().div_ceil(threads);
     let mut sums = vec![0.0; chunks.len()];
     std::thread::scope(|scope| {
-        for (t, out) in sums.chunks_mut(chunks.len().div_ceil(threads)).enumerate() {
-            let first = t * chunks.len().div_ceil(threads);
-            let chunks = &chunks;
+        for (mine, out) in chunks.chunks(per_thread).zip(sums.chunks_mut(per_thread)) {
             let chunk_error = &chunk_error;
             scope.spawn(move || {
-                for (j, slot) in out.iter_mut().enumerate() {
-                    *slot = chunk_error(chunks[first + j]);
+                for (chunk, slot) in mine.iter().zip(out) {
+                    *slot = chunk_error(chunk);
                 }
             });
         }
