@@ -105,7 +105,7 @@ def main():
                 cp = eng.score(fen, a.nodes)
                 if cp is None:
                     continue
-                if fen.split()[1] in ("b",):
+                if fen.split()[1] == "b":
                     cp = -cp
                 p = 1 / (1 + 10 ** (-cp / a.scale))
                 label = a.lam * result + (1 - a.lam) * p
