@@ -126,9 +126,33 @@ pub struct EvalParams {
     pub rook_threatened: S,
     /// Bonus for the side to move.
     pub tempo: S,
+    /// Per-point corrections of the piece-square formulas, by
+    /// [`crate::core::PieceKind`] index and [`pst_index`] (Red's point of view, files
+    /// a–e; f–i mirror them). Learned by `chuhan tune --gradient`; points a kind
+    /// can never reach stay 0.
+    pub pst_delta: [[S; PST_POINTS]; 7],
 }
 
-/// The weights the engine plays with.
+/// Points of a half board (files a–e, ranks 0–9): the size of one
+/// [`EvalParams::pst_delta`] row.
+pub const PST_POINTS: usize = 50;
+
+/// The [`EvalParams::pst_delta`] index of file `f`, rank `r` (Red's point of view):
+/// mirror-image files share one entry.
+///
+/// ```
+/// use chuhan::eval::params::pst_index;
+/// assert_eq!(pst_index(0, 0), pst_index(8, 0));
+/// assert_eq!(pst_index(4, 9), 49);
+/// ```
+pub const fn pst_index(f: i32, r: i32) -> usize {
+    let half = if f > 4 { 8 - f } else { f };
+    (r * 5 + half) as usize
+}
+
+/// The weights the engine plays with (written by `chuhan tune --update`, hence
+/// not reformatted).
+#[rustfmt::skip]
 pub const DEFAULT: EvalParams = EvalParams {
     material: [
         s(1198, 1298),
@@ -176,17 +200,142 @@ pub const DEFAULT: EvalParams = EvalParams {
     threat_by_pawn: s(-126, -106),
     rook_threatened: s(-4, -4),
     tempo: s(76, 4),
+    pst_delta: [
+        // rook
+        [
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+        ],
+        // horse
+        [
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+        ],
+        // elephant
+        [
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+        ],
+        // advisor
+        [
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+        ],
+        // king
+        [
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+        ],
+        // cannon
+        [
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+        ],
+        // pawn
+        [
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+        ],
+    ],
 };
 
-/// Names of the material entries, by [`crate::core::PieceKind`] index.
+/// Whether a piece of kind index `k` can ever stand on the point with
+/// [`EvalParams::pst_delta`] index `i` (on either half of the board).
+pub fn pst_point_used(k: usize, i: usize) -> bool {
+    let (f, r) = (i % 5, i / 5);
+    match k {
+        // Elephant: its seven points on its own side.
+        2 => matches!((f, r), (0, 2) | (2, 0) | (2, 4) | (4, 2)),
+        // Advisor: the palace corners and centre.
+        3 => matches!((f, r), (3, 0) | (3, 2) | (4, 1)),
+        // King: the palace.
+        4 => (3..=4).contains(&f) && r <= 2,
+        // Pawn: its two home ranks on the pawn files, anywhere across the river.
+        6 => r >= 5 || ((r == 3 || r == 4) && f % 2 == 0),
+        _ => true,
+    }
+}
+
+/// Names of the kinds, by [`crate::core::PieceKind`] index (material and
+/// piece-square entries)., by [`crate::core::PieceKind`] index.
 const KIND_NAMES: [&str; 7] = [
     "rook", "horse", "elephant", "advisor", "king", "cannon", "pawn",
 ];
 
 impl EvalParams {
-    /// Every tunable pair with its name (`material.rook`, `tempo`, ...), in
-    /// declaration order. The king's material is left out: it never changes.
+    /// Every pair the coordinate-descent tuner changes, with its name
+    /// (`material.rook`, `tempo`, ...), in declaration order. The king's material is
+    /// left out (it never changes), and so is [`EvalParams::pst_delta`] (see
+    /// [`EvalParams::all_entries_mut`]).
     pub fn entries_mut(&mut self) -> Vec<(String, &mut S)> {
+        self.collect_entries(false)
+    }
+
+    /// [`EvalParams::entries_mut`] followed by every piece-square correction a kind
+    /// can use (named `pst.horse.c4`: the kind, then the point on the left half in
+    /// Red's view; by kind, then by [`pst_index`]): what `chuhan tune --gradient`
+    /// changes.
+    pub fn all_entries_mut(&mut self) -> Vec<(String, &mut S)> {
+        self.collect_entries(true)
+    }
+
+    fn collect_entries(&mut self, with_pst: bool) -> Vec<(String, &mut S)> {
         let mut v: Vec<(String, &mut S)> = Vec::new();
         for (i, m) in self.material.iter_mut().enumerate() {
             if i != 4 {
@@ -233,6 +382,17 @@ impl EvalParams {
         v.push(("threat_by_pawn".into(), &mut self.threat_by_pawn));
         v.push(("rook_threatened".into(), &mut self.rook_threatened));
         v.push(("tempo".into(), &mut self.tempo));
+        if with_pst {
+            for (k, row) in self.pst_delta.iter_mut().enumerate() {
+                for (i, value) in row.iter_mut().enumerate() {
+                    if pst_point_used(k, i) {
+                        let (f, r) = (i % 5, i / 5);
+                        let point = format!("{}{r}", (b'a' + f as u8) as char);
+                        v.push((format!("pst.{}.{point}", KIND_NAMES[k]), value));
+                    }
+                }
+            }
+        }
         v
     }
 
@@ -241,12 +401,25 @@ impl EvalParams {
     pub fn rust_fields(&self) -> String {
         let p = |x: S| format!("s({}, {})", x.mg, x.eg);
         let mut out = String::new();
-        let material: Vec<String> = self.material.iter().map(|&m| p(m)).collect();
-        out.push_str(&format!("    material: [{}],\n", material.join(", ")));
+        out.push_str("    material: [\n");
+        for &m in &self.material {
+            out.push_str(&format!("        {},\n", p(m)));
+        }
+        out.push_str("    ],\n");
         let mut me = self.clone();
         for (name, value) in me.entries_mut().into_iter().skip(6) {
             out.push_str(&format!("    {name}: {},\n", p(*value)));
         }
+        out.push_str("    pst_delta: [\n");
+        for (k, row) in self.pst_delta.iter().enumerate() {
+            out.push_str(&format!("        // {}\n        [\n", KIND_NAMES[k]));
+            for rank in row.chunks(5) {
+                let values: Vec<String> = rank.iter().map(|&v| p(v)).collect();
+                out.push_str(&format!("            {},\n", values.join(", ")));
+            }
+            out.push_str("        ],\n");
+        }
+        out.push_str("    ],\n");
         out
     }
 }

@@ -1,7 +1,9 @@
 //! Piece-square values, built once from the formulas below and the weights in
-//! [`super::params`] (Red's point of view; Black's table is the vertical flip).
+//! [`super::params`], plus the per-point corrections
+//! [`EvalParams::pst_delta`] (Red's point of view; Black's table is the vertical
+//! flip).
 
-use super::params::{DEFAULT, EvalParams};
+use super::params::{DEFAULT, EvalParams, pst_index};
 use super::tapered::S;
 use crate::core::{Color, Piece, PieceKind, Square};
 use std::sync::LazyLock;
@@ -82,7 +84,7 @@ impl Pst {
         for kind in PieceKind::ALL {
             for sq in Square::ALL {
                 let (f, r) = (sq.file().index() as i32, sq.rank().index() as i32);
-                let v = red_value(p, kind, f, r);
+                let v = red_value(p, kind, f, r) + p.pst_delta[kind.index()][pst_index(f, r)];
                 t[Piece::new(Color::Red, kind).index()][sq.index()] = v;
                 t[Piece::new(Color::Black, kind).index()][sq.flip().index()] = v;
             }
@@ -118,6 +120,32 @@ pub fn value(p: Piece, sq: Square) -> S {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_correction_moves_one_point_and_its_mirror_images() {
+        let mut p = DEFAULT.clone();
+        // Horse on c2 (Red's view), index 2 * 5 + 2.
+        p.pst_delta[PieceKind::Horse.index()][12] += S { mg: 50, eg: -30 };
+        let (old, new) = (Pst::new(&DEFAULT), Pst::new(&p));
+        let pieces = Color::ALL
+            .into_iter()
+            .flat_map(|c| PieceKind::ALL.map(|k| Piece::new(c, k)));
+        for piece in pieces {
+            for sq in Square::ALL {
+                let d = new.get(piece, sq) - old.get(piece, sq);
+                let red_view = if piece.color == Color::Red {
+                    sq
+                } else {
+                    sq.flip()
+                };
+                let hit = piece.kind == PieceKind::Horse
+                    && red_view.rank().index() == 2
+                    && matches!(red_view.file().index(), 2 | 6);
+                let want = if hit { S { mg: 50, eg: -30 } } else { S::ZERO };
+                assert_eq!(d, want, "{piece:?} {sq:?}");
+            }
+        }
+    }
 
     #[test]
     fn symmetric() {

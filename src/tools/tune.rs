@@ -266,6 +266,281 @@ pub fn tune(
     (best, best_err)
 }
 
+/// How to run the gradient tuner ([`gradient`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GradientConfig {
+    /// The sigmoid scale.
+    pub k: f64,
+    /// Full passes over the samples (one Adam step each).
+    pub epochs: usize,
+    /// Adam's step size, in evaluation units.
+    pub rate: f64,
+    /// L2 pull of every piece-square correction back toward its start value (the
+    /// formula pairs are pinned by many positions each; a correction of a rarely
+    /// visited point is not).
+    pub l2: f64,
+    /// Tune only the pairs whose name starts with one of these (`pst`,
+    /// `pst.horse`, `material`); all of them when empty.
+    pub only: Vec<String>,
+    /// Report (and check the held-out samples) every this many epochs.
+    pub report_every: usize,
+}
+
+/// What the gradient tuner reports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpochReport {
+    /// Epochs done.
+    pub epoch: usize,
+    /// The linear model's error on the training samples.
+    pub error: f64,
+    /// The linear model's error on the held-out samples (0 without them).
+    pub held_out: f64,
+}
+
+/// A sample's evaluation as a linear function of the weight changes, around the
+/// start weights.
+struct LinearSample {
+    /// Red-view evaluation with the start weights.
+    base: f64,
+    /// What one unit of a middlegame value is worth in the final evaluation
+    /// (phase share over the scale divisor); likewise for the endgame.
+    mg_share: f64,
+    eg_share: f64,
+    result: f64,
+    /// `(pair, middlegame count, endgame count)`: Red's count minus Black's.
+    features: Vec<(u32, f32, f32)>,
+}
+
+impl LinearSample {
+    fn eval(&self, delta: &[[f64; 2]]) -> f64 {
+        let (mut mg, mut eg) = (0.0, 0.0);
+        for &(j, cm, ce) in &self.features {
+            let d = delta[j as usize];
+            mg += cm as f64 * d[0];
+            eg += ce as f64 * d[1];
+        }
+        self.base + mg * self.mg_share + eg * self.eg_share
+    }
+}
+
+/// Builds the linear model of every sample: the counts of the formula pairs by
+/// finite differences of the evaluation (the terms are linear in their weights but
+/// for integer rounding), the piece-square corrections by counting pieces.
+fn linearize(samples: &[Sample], start: &EvalParams) -> Vec<LinearSample> {
+    use crate::core::Color;
+    use crate::eval::params::{MAX_PHASE, pst_index};
+    const D: i32 = 64;
+    let n_formula = start.clone().entries_mut().len();
+    // Where each piece-square correction sits in `all_entries_mut`.
+    let mut pst_pair = [[u32::MAX; crate::eval::params::PST_POINTS]; 7];
+    {
+        let mut next = n_formula as u32;
+        for (k, row) in pst_pair.iter_mut().enumerate() {
+            for (i, slot) in row.iter_mut().enumerate() {
+                if crate::eval::params::pst_point_used(k, i) {
+                    *slot = next;
+                    next += 1;
+                }
+            }
+        }
+    }
+    let base_weights = Weights::new(start.clone());
+    let trials: Vec<(usize, bool, Weights)> = (0..n_formula)
+        .flat_map(|j| [(j, false), (j, true)])
+        .map(|(j, eg)| {
+            let mut p = start.clone();
+            {
+                let mut entries = p.entries_mut();
+                let v = &mut entries[j].1;
+                if eg {
+                    v.eg += D;
+                } else {
+                    v.mg += D;
+                }
+            }
+            (j, eg, Weights::new(p))
+        })
+        .collect();
+    let sum = |b: &crate::eval::Breakdown| {
+        b.terms
+            .iter()
+            .fold(crate::eval::tapered::S::ZERO, |acc, t| acc + (t[0] - t[1]))
+    };
+    let one = |s: &Sample| -> LinearSample {
+        let b = breakdown_with(&s.pos, Knowledge::Full, &base_weights);
+        let base_sum = sum(&b);
+        let phase = b.phase.min(MAX_PHASE) as f64;
+        let scale = b.scale_divisor.max(1) as f64;
+        let mut counts: Vec<(u32, f32, f32)> = Vec::new();
+        for (j, eg, w) in &trials {
+            let t = sum(&breakdown_with(&s.pos, Knowledge::Full, w));
+            let c = if *eg {
+                (t.eg - base_sum.eg) as f32 / D as f32
+            } else {
+                (t.mg - base_sum.mg) as f32 / D as f32
+            };
+            if c != 0.0 {
+                match counts.last_mut() {
+                    Some(last) if last.0 == *j as u32 => {
+                        if *eg {
+                            last.2 = c
+                        } else {
+                            last.1 = c
+                        }
+                    }
+                    _ => counts.push((
+                        *j as u32,
+                        if *eg { 0.0 } else { c },
+                        if *eg { c } else { 0.0 },
+                    )),
+                }
+            }
+        }
+        let mut pst: Vec<(u32, f32)> = Vec::new();
+        for sq in s.pos.occupied() {
+            let p = s.pos.piece_at(sq).expect("occupied");
+            let red_view = if p.color == Color::Red { sq } else { sq.flip() };
+            let (f, r) = (
+                red_view.file().index() as i32,
+                red_view.rank().index() as i32,
+            );
+            let j = pst_pair[p.kind.index()][pst_index(f, r)];
+            let sign = if p.color == Color::Red { 1.0 } else { -1.0 };
+            match pst.iter_mut().find(|e| e.0 == j) {
+                Some(e) => e.1 += sign,
+                None => pst.push((j, sign)),
+            }
+        }
+        counts.extend(
+            pst.into_iter()
+                .filter(|e| e.1 != 0.0)
+                .map(|(j, c)| (j, c, c)),
+        );
+        LinearSample {
+            base: b.red_total() as f64,
+            mg_share: phase / MAX_PHASE as f64 / scale,
+            eg_share: (MAX_PHASE as f64 - phase) / MAX_PHASE as f64 / scale,
+            result: s.result,
+            features: counts,
+        }
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let per = samples.len().div_ceil(threads).max(1);
+    let mut out: Vec<Vec<LinearSample>> = Vec::new();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = samples
+            .chunks(per)
+            .map(|chunk| scope.spawn(move || chunk.iter().map(one).collect::<Vec<_>>()))
+            .collect();
+        for h in handles {
+            out.push(h.join().expect("linearize thread"));
+        }
+    });
+    out.into_iter().flatten().collect()
+}
+
+/// The mean squared error of the linear model with the changes `delta`.
+fn linear_error(samples: &[LinearSample], delta: &[[f64; 2]], k: f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    samples
+        .iter()
+        .map(|s| {
+            let d = s.result - sigmoid(s.eval(delta), k);
+            d * d
+        })
+        .sum::<f64>()
+        / samples.len() as f64
+}
+
+/// Gradient tuning of every pair, the piece-square corrections included
+/// ([`EvalParams::all_entries_mut`]): each sample's evaluation is linearised around
+/// `start` (see `linearize`), then Adam minimises the mean squared error of the
+/// linear model, with an L2 pull of the piece-square corrections toward `start`.
+/// Calls `progress` every
+/// `report_every` epochs; with held-out samples, the changes of the report where
+/// their error was lowest are kept. Returns the rounded weights. Deterministic.
+pub fn gradient(
+    samples: &[Sample],
+    held_out: &[Sample],
+    start: &EvalParams,
+    cfg: &GradientConfig,
+    mut progress: impl FnMut(&EpochReport),
+) -> EvalParams {
+    let train = linearize(samples, start);
+    let check = linearize(held_out, start);
+    let mut names_owner = start.clone();
+    let names: Vec<String> = names_owner
+        .all_entries_mut()
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    let is_pst: Vec<bool> = names.iter().map(|n| n.starts_with("pst.")).collect();
+    let free: Vec<bool> = names
+        .iter()
+        .map(|n| cfg.only.is_empty() || cfg.only.iter().any(|o| n.starts_with(o.as_str())))
+        .collect();
+    let n = names.len();
+    let mut delta = vec![[0.0f64; 2]; n];
+    let mut m = vec![[0.0f64; 2]; n];
+    let mut v = vec![[0.0f64; 2]; n];
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
+    let scale = std::f64::consts::LN_10 * cfg.k / 400.0;
+    let mut best = (f64::INFINITY, delta.clone());
+    let every = cfg.report_every.max(1);
+    for epoch in 1..=cfg.epochs {
+        let mut grad = vec![[0.0f64; 2]; n];
+        for s in &train {
+            let p = sigmoid(s.eval(&delta), cfg.k);
+            let g = (p - s.result) * p * (1.0 - p) * scale;
+            for &(j, cm, ce) in &s.features {
+                let e = &mut grad[j as usize];
+                e[0] += g * cm as f64 * s.mg_share;
+                e[1] += g * ce as f64 * s.eg_share;
+            }
+        }
+        let count = train.len().max(1) as f64;
+        let t = epoch as i32;
+        for j in 0..n {
+            if !free[j] {
+                continue;
+            }
+            for c in 0..2 {
+                let pull = if is_pst[j] { cfg.l2 * delta[j][c] } else { 0.0 };
+                let g = 2.0 * grad[j][c] / count + pull;
+                m[j][c] = b1 * m[j][c] + (1.0 - b1) * g;
+                v[j][c] = b2 * v[j][c] + (1.0 - b2) * g * g;
+                let mh = m[j][c] / (1.0 - b1.powi(t));
+                let vh = v[j][c] / (1.0 - b2.powi(t));
+                delta[j][c] -= cfg.rate * mh / (vh.sqrt() + eps);
+            }
+        }
+        if epoch % every == 0 || epoch == cfg.epochs {
+            let report = EpochReport {
+                epoch,
+                error: linear_error(&train, &delta, cfg.k),
+                held_out: linear_error(&check, &delta, cfg.k),
+            };
+            progress(&report);
+            let score = if check.is_empty() {
+                report.error
+            } else {
+                report.held_out
+            };
+            if score < best.0 {
+                best = (score, delta.clone());
+            }
+        }
+    }
+    let mut out = start.clone();
+    for ((_, value), d) in out.all_entries_mut().into_iter().zip(&best.1) {
+        value.mg += d[0].round() as i32;
+        value.eg += d[1].round() as i32;
+    }
+    out
+}
+
 /// `source` (the text of `src/eval/params.rs`) with the body of its `DEFAULT`
 /// literal replaced by `params`; `None` if the literal is not found.
 pub fn rewrite_params_source(source: &str, params: &EvalParams) -> Option<String> {
@@ -406,6 +681,93 @@ mod tests {
         assert_eq!(t2.material, start.material);
     }
 
+    /// The index of the pair called `name` in `all_entries_mut`.
+    fn pair(name: &str) -> usize {
+        DEFAULT
+            .clone()
+            .all_entries_mut()
+            .iter()
+            .position(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("no pair {name}"))
+    }
+
+    #[test]
+    fn the_linear_model_matches_the_evaluation() {
+        let fens = [
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+            "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/6P2/P1P1P3P/1C2C1N2/9/RNBAKAB1R b",
+            "3k5/4a4/4b4/9/2n6/9/P3R4/4K4/4A4/9 w",
+            "4k4/9/9/9/9/9/9/9/4A4/3AK4 w",
+        ];
+        let set: Vec<Sample> = fens
+            .iter()
+            .map(|f| Sample {
+                pos: Position::from_fen(f).unwrap(),
+                result: 0.5,
+            })
+            .collect();
+        let model = linearize(&set, &DEFAULT);
+        let mut changed = DEFAULT.clone();
+        let mut delta = vec![[0.0; 2]; changed.all_entries_mut().len()];
+        for (name, mg, eg) in [
+            ("material.horse", 30, -20),
+            ("rook_mobility", 3, 5),
+            ("tempo", -11, 7),
+            ("pst.horse.c2", 40, 10),
+            ("pst.rook.a0", -25, 15),
+            ("pst.pawn.e6", 9, -9),
+        ] {
+            let j = pair(name);
+            delta[j] = [mg as f64, eg as f64];
+            let mut entries = changed.all_entries_mut();
+            entries[j].1.mg += mg;
+            entries[j].1.eg += eg;
+        }
+        let w = Weights::new(changed);
+        for (sample, lin) in set.iter().zip(&model) {
+            let real = breakdown_with(&sample.pos, Knowledge::Full, &w).red_total() as f64;
+            let base = breakdown_with(&sample.pos, Knowledge::Full, &DEFAULT_WEIGHTS).red_total();
+            assert_ne!(real, base as f64, "{}", sample.pos.to_fen());
+            // Tapering rounds each evaluation to an integer.
+            assert!(
+                (lin.eval(&delta) - real).abs() <= 1.0,
+                "{}",
+                sample.pos.to_fen()
+            );
+        }
+    }
+
+    #[test]
+    fn gradient_tuning_lowers_the_error_and_keeps_pinned_pairs() {
+        let set = rook_up_samples();
+        let mut start = DEFAULT.clone();
+        start.material[0] = s(100, 100);
+        let cfg = GradientConfig {
+            k: 1.0,
+            epochs: 200,
+            rate: 5.0,
+            l2: 0.0,
+            only: Vec::new(),
+            report_every: 50,
+        };
+        let before = error(&set, &Weights::new(start.clone()), cfg.k);
+        let mut reports = Vec::new();
+        let tuned = gradient(&set, &[], &start, &cfg, |r| reports.push(*r));
+        assert_eq!(reports.len(), 4);
+        assert!(error(&set, &Weights::new(tuned.clone()), cfg.k) < before);
+        assert!(tuned.material[0].mg + tuned.material[0].eg > 300);
+        assert_eq!(gradient(&set, &[], &start, &cfg, |_| {}), tuned);
+        // Only the piece-square corrections: the formula pairs stay.
+        let only = GradientConfig {
+            only: vec!["pst".into()],
+            ..cfg
+        };
+        let t2 = gradient(&set, &[], &start, &only, |_| {});
+        assert_eq!(t2.material, start.material);
+        assert_eq!(t2.tempo, start.tempo);
+        assert_ne!(t2.pst_delta, start.pst_delta);
+    }
+
     #[test]
     fn rewriting_the_params_file_changes_only_the_values() {
         let source = include_str!("../eval/params.rs");
@@ -422,5 +784,10 @@ mod tests {
                 .count()
         );
         assert!(rewrite_params_source("no literal here", &p).is_none());
+        // The file holds exactly what the tuner writes for the engine's weights.
+        assert_eq!(rewrite_params_source(source, &DEFAULT).unwrap(), source);
+        p.pst_delta[1][12] = s(-7, 3);
+        let out = rewrite_params_source(source, &p).unwrap();
+        assert!(out.contains("s(0, 0), s(0, 0), s(-7, 3), s(0, 0), s(0, 0),"));
     }
 }

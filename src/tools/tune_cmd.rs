@@ -37,6 +37,25 @@ pub struct TuneArgs {
     /// all of them without it.
     #[arg(long, num_args = 1..)]
     pub only: Vec<String>,
+    /// Tune by gradient descent (Adam on each position's evaluation linearised
+    /// around the engine's weights) instead of coordinate descent: every pair and
+    /// the per-point piece-square corrections (`pst.<kind>.<point>`).
+    #[arg(long)]
+    pub gradient: bool,
+    /// Gradient tuning: epochs (full passes, one Adam step each).
+    #[arg(long, default_value_t = 2000)]
+    pub epochs: usize,
+    /// Gradient tuning: Adam's step size in evaluation units.
+    #[arg(long, default_value_t = 0.5)]
+    pub rate: f64,
+    /// Gradient tuning: L2 pull of each piece-square correction back toward the
+    /// engine's value.
+    #[arg(long, default_value_t = 1e-7)]
+    pub l2: f64,
+    /// Gradient tuning: report (and check the held-out positions) every this many
+    /// epochs.
+    #[arg(long, default_value_t = 100)]
+    pub report_every: usize,
     /// Sigmoid scale (fitted to the current weights without it).
     #[arg(long)]
     pub k: Option<f64>,
@@ -101,6 +120,35 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         tune::error(&samples, &start, k),
         show(held(&DEFAULT))
     );
+    if args.gradient {
+        let gcfg = tune::GradientConfig {
+            k,
+            epochs: args.epochs,
+            rate: args.rate,
+            l2: args.l2,
+            only: args.only.clone(),
+            report_every: args.report_every,
+        };
+        let tuned = tune::gradient(&samples, &check, &DEFAULT, &gcfg, |r| {
+            println!(
+                "epoch {}: model error {:.6}{}",
+                r.epoch,
+                r.error,
+                if check.is_empty() {
+                    String::new()
+                } else {
+                    format!(", held-out model error {:.6}", r.held_out)
+                }
+            );
+        });
+        println!(
+            "rounded weights: error {:.6}{}",
+            tune::error(&samples, &Weights::new(tuned.clone()), k),
+            show(held(&tuned))
+        );
+        print_changes(&tuned);
+        return write_update(args, &tuned);
+    }
     let mut kept = (check_err(&DEFAULT), 0, DEFAULT);
     let (mut tuned, err) = tune::tune(&samples, &DEFAULT, &cfg, |r, p| {
         let h = held(p);
@@ -123,9 +171,14 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         tuned = kept.2;
     }
     print_changes(&tuned);
+    write_update(args, &tuned)
+}
+
+/// Writes `tuned` into the `--update` file, if one is given.
+fn write_update(args: &TuneArgs, tuned: &EvalParams) -> ExitCode {
     if let Some(path) = &args.update {
         let written = std::fs::read_to_string(path).and_then(|src| {
-            let out = tune::rewrite_params_source(&src, &tuned).ok_or_else(|| {
+            let out = tune::rewrite_params_source(&src, tuned).ok_or_else(|| {
                 std::io::Error::other("no `pub const DEFAULT: EvalParams` literal found")
             })?;
             std::fs::write(path, out)
@@ -186,7 +239,7 @@ fn load(paths: &[PathBuf], skip_plies: usize) -> Option<(usize, Vec<Sample>)> {
 fn print_changes(tuned: &EvalParams) {
     let mut old = DEFAULT;
     let mut new = tuned.clone();
-    for ((name, a), (_, b)) in old.entries_mut().into_iter().zip(new.entries_mut()) {
+    for ((name, a), (_, b)) in old.all_entries_mut().into_iter().zip(new.all_entries_mut()) {
         if a != b {
             println!("{name}: s({}, {}) -> s({}, {})", a.mg, a.eg, b.mg, b.eg);
         }
