@@ -786,6 +786,7 @@ mod tests {
         assert!(rewrite_params_source("no literal here", &p).is_none());
         // The file holds exactly what the tuner writes for the engine's weights.
         assert_eq!(rewrite_params_source(source, &DEFAULT).unwrap(), source);
+        p.pst_delta[1] = [s(0, 0); crate::eval::params::PST_POINTS];
         p.pst_delta[1][12] = s(-7, 3);
         let out = rewrite_params_source(source, &p).unwrap();
         assert!(out.contains("s(0, 0), s(0, 0), s(-7, 3), s(0, 0), s(0, 0),"));
