@@ -307,7 +307,8 @@ fn full_terms(
 
     for sq in pos.pieces(us, PieceKind::Rook) {
         let a = attacks::rook_attacks(sq, occ);
-        mobility += w.rook_mobility * (a - ours).count() as i32;
+        let n = (a - ours).count() as usize;
+        mobility += w.rook_mobility * n as i32 + w.rook_mobility_table[n.min(17)];
         if (Bitboard::file(sq.file()) & our_pawns).is_empty() {
             pieces += w.rook_open_file;
         }
@@ -318,7 +319,7 @@ fn full_terms(
     for sq in pos.pieces(us, PieceKind::Horse) {
         let a = attacks::horse_attacks(sq, occ);
         let n = (a - ours - their_pawn_attacks).count() as i32;
-        mobility += w.horse_mobility * n;
+        mobility += w.horse_mobility * n + w.horse_mobility_table[n.min(8) as usize];
         if n <= 1 {
             mobility += w.horse_trapped;
         }
@@ -326,7 +327,8 @@ fn full_terms(
     let their_pieces_no_pawns = theirs - pos.pieces(them, PieceKind::Pawn);
     for sq in pos.pieces(us, PieceKind::Cannon) {
         let xray = attacks::cannon_attacks(sq, occ);
-        mobility += w.cannon_mobility * (attacks::rook_attacks(sq, occ) - occ).count() as i32;
+        let n = (attacks::rook_attacks(sq, occ) - occ).count() as usize;
+        mobility += w.cannon_mobility * n as i32 + w.cannon_mobility_table[n.min(17)];
         if xray.is_empty() {
             pieces += w.cannon_no_screen;
         }
@@ -384,7 +386,8 @@ fn full_terms(
         mg: exposure.mg * weight / ATTACK_MAX,
         eg: exposure.eg * weight / ATTACK_MAX,
     };
-    king += w.palace_attack * (maps[u].offence & their_palace).count() as i32;
+    let attacked = (maps[u].offence & their_palace).count() as usize;
+    king += w.palace_attack * attacked as i32 + w.palace_attack_table[attacked.min(9)];
     king += w.safe_check * safe_checks(pos, us, &maps[them.index()]).min(SAFE_CHECKS_MAX);
 
     terms[2][u] += mobility;

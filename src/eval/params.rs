@@ -131,6 +131,18 @@ pub struct EvalParams {
     /// a–e; f–i mirror them). Learned by `chuhan tune --gradient`; points a kind
     /// can never reach stay 0.
     pub pst_delta: [[S; PST_POINTS]; 7],
+    /// Value of a rook by its number of pseudo-legal destinations (0–17), on top
+    /// of [`EvalParams::rook_mobility`] per destination: the tuner shapes the curve.
+    pub rook_mobility_table: [S; 18],
+    /// Value of a horse by its number of safe jumps (0–8), on top of
+    /// [`EvalParams::horse_mobility`].
+    pub horse_mobility_table: [S; 9],
+    /// Value of a cannon by its number of quiet moves (0–17), on top of
+    /// [`EvalParams::cannon_mobility`].
+    pub cannon_mobility_table: [S; 18],
+    /// King safety by the number of enemy palace points we attack (0–9), on top of
+    /// [`EvalParams::palace_attack`] per point.
+    pub palace_attack_table: [S; 10],
 }
 
 /// Points of a half board (files a–e, ranks 0–9): the size of one
@@ -293,6 +305,26 @@ pub const DEFAULT: EvalParams = EvalParams {
             s(-3, -8), s(-14, -13), s(15, 71), s(6, -22), s(-13, -34),
         ],
     ],
+    rook_mobility_table: [
+        s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+        s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+        s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+        s(0, 0), s(0, 0), s(0, 0),
+    ],
+    horse_mobility_table: [
+        s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+        s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+    ],
+    cannon_mobility_table: [
+        s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+        s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+        s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+        s(0, 0), s(0, 0), s(0, 0),
+    ],
+    palace_attack_table: [
+        s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+        s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+    ],
 };
 
 /// Whether a piece of kind index `k` can ever stand on the point with
@@ -329,8 +361,8 @@ impl EvalParams {
 
     /// [`EvalParams::entries_mut`] followed by every piece-square correction a kind
     /// can use (named `pst.horse.c4`: the kind, then the point on the left half in
-    /// Red's view; by kind, then by [`pst_index`]): what `chuhan tune --gradient`
-    /// changes.
+    /// Red's view; by kind, then by [`pst_index`]) and every entry of the count
+    /// tables (`table.rook_mobility.7`): what `chuhan tune --gradient` changes.
     pub fn all_entries_mut(&mut self) -> Vec<(String, &mut S)> {
         self.collect_entries(true)
     }
@@ -392,6 +424,16 @@ impl EvalParams {
                     }
                 }
             }
+            for (table, values) in [
+                ("rook_mobility", &mut self.rook_mobility_table[..]),
+                ("horse_mobility", &mut self.horse_mobility_table[..]),
+                ("cannon_mobility", &mut self.cannon_mobility_table[..]),
+                ("palace_attack", &mut self.palace_attack_table[..]),
+            ] {
+                for (n, value) in values.iter_mut().enumerate() {
+                    v.push((format!("table.{table}.{n}"), value));
+                }
+            }
         }
         v
     }
@@ -420,6 +462,19 @@ impl EvalParams {
             out.push_str("        ],\n");
         }
         out.push_str("    ],\n");
+        for (table, values) in [
+            ("rook_mobility_table", &self.rook_mobility_table[..]),
+            ("horse_mobility_table", &self.horse_mobility_table[..]),
+            ("cannon_mobility_table", &self.cannon_mobility_table[..]),
+            ("palace_attack_table", &self.palace_attack_table[..]),
+        ] {
+            out.push_str(&format!("    {table}: [\n"));
+            for row in values.chunks(5) {
+                let values: Vec<String> = row.iter().map(|&v| p(v)).collect();
+                out.push_str(&format!("        {},\n", values.join(", ")));
+            }
+            out.push_str("    ],\n");
+        }
         out
     }
 }

@@ -275,9 +275,9 @@ pub struct GradientConfig {
     pub epochs: usize,
     /// Adam's step size, in evaluation units.
     pub rate: f64,
-    /// L2 pull of every piece-square correction back toward its start value (the
-    /// formula pairs are pinned by many positions each; a correction of a rarely
-    /// visited point is not).
+    /// L2 pull of every piece-square correction and count-table entry back toward
+    /// its start value (the formula pairs are pinned by many positions each; a
+    /// correction of a rarely visited point or count is not).
     pub l2: f64,
     /// Tune only the pairs whose name starts with one of these (`pst`,
     /// `pst.horse`, `material`); all of them when empty.
@@ -323,9 +323,10 @@ impl LinearSample {
     }
 }
 
-/// Builds the linear model of every sample: the counts of the formula pairs by
-/// finite differences of the evaluation (the terms are linear in their weights but
-/// for integer rounding), the piece-square corrections by counting pieces.
+/// Builds the linear model of every sample: the counts of the formula pairs and
+/// count-table entries by finite differences of the evaluation (the terms are
+/// linear in their weights but for integer rounding), the piece-square corrections
+/// by counting pieces.
 fn linearize(samples: &[Sample], start: &EvalParams) -> Vec<LinearSample> {
     use crate::core::Color;
     use crate::eval::params::{MAX_PHASE, pst_index};
@@ -344,13 +345,21 @@ fn linearize(samples: &[Sample], start: &EvalParams) -> Vec<LinearSample> {
             }
         }
     }
+    let n_pst = pst_pair
+        .iter()
+        .flatten()
+        .filter(|&&j| j != u32::MAX)
+        .count();
+    let n_all = start.clone().all_entries_mut().len();
     let base_weights = Weights::new(start.clone());
+    // Every pair but the piece-square corrections, by finite differences.
     let trials: Vec<(usize, bool, Weights)> = (0..n_formula)
+        .chain(n_formula + n_pst..n_all)
         .flat_map(|j| [(j, false), (j, true)])
         .map(|(j, eg)| {
             let mut p = start.clone();
             {
-                let mut entries = p.entries_mut();
+                let mut entries = p.all_entries_mut();
                 let v = &mut entries[j].1;
                 if eg {
                     v.eg += D;
@@ -457,7 +466,8 @@ fn linear_error(samples: &[LinearSample], delta: &[[f64; 2]], k: f64) -> f64 {
 /// Gradient tuning of every pair, the piece-square corrections included
 /// ([`EvalParams::all_entries_mut`]): each sample's evaluation is linearised around
 /// `start` (see `linearize`), then Adam minimises the mean squared error of the
-/// linear model, with an L2 pull of the piece-square corrections toward `start`.
+/// linear model, with an L2 pull of the piece-square corrections and count tables
+/// toward `start`.
 /// Calls `progress` every
 /// `report_every` epochs; with held-out samples, the changes of the report where
 /// their error was lowest are kept. Returns the rounded weights. Deterministic.
@@ -476,7 +486,10 @@ pub fn gradient(
         .into_iter()
         .map(|(n, _)| n)
         .collect();
-    let is_pst: Vec<bool> = names.iter().map(|n| n.starts_with("pst.")).collect();
+    let is_pst: Vec<bool> = names
+        .iter()
+        .map(|n| n.starts_with("pst.") || n.starts_with("table."))
+        .collect();
     let free: Vec<bool> = names
         .iter()
         .map(|n| cfg.only.is_empty() || cfg.only.iter().any(|o| n.starts_with(o.as_str())))
@@ -716,6 +729,9 @@ mod tests {
             ("pst.horse.c2", 40, 10),
             ("pst.rook.a0", -25, 15),
             ("pst.pawn.e6", 9, -9),
+            ("table.palace_attack.0", 12, -4),
+            ("table.horse_mobility.4", -6, 8),
+            ("table.rook_mobility.9", 5, 5),
         ] {
             let j = pair(name);
             delta[j] = [mg as f64, eg as f64];
