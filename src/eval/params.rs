@@ -344,8 +344,8 @@ pub fn pst_point_used(k: usize, i: usize) -> bool {
     }
 }
 
-/// Names of the kinds, by [`crate::core::PieceKind`] index (material and
-/// piece-square entries)., by [`crate::core::PieceKind`] index.
+/// Names of the kinds, by [`crate::core::PieceKind`] index (in the names of the
+/// material and piece-square entries).
 const KIND_NAMES: [&str; 7] = [
     "rook", "horse", "elephant", "advisor", "king", "cannon", "pawn",
 ];
@@ -462,12 +462,20 @@ impl EvalParams {
             out.push_str("        ],\n");
         }
         out.push_str("    ],\n");
-        for (table, values) in [
-            ("rook_mobility_table", &self.rook_mobility_table[..]),
-            ("horse_mobility_table", &self.horse_mobility_table[..]),
-            ("cannon_mobility_table", &self.cannon_mobility_table[..]),
-            ("palace_attack_table", &self.palace_attack_table[..]),
-        ] {
+        // The count tables, from their `table.<field>.<n>` entries (the one list of
+        // them is in `collect_entries`), five values to a line.
+        let mut tables: Vec<(String, Vec<S>)> = Vec::new();
+        for (name, value) in me.all_entries_mut() {
+            let Some(rest) = name.strip_prefix("table.") else {
+                continue;
+            };
+            let field = format!("{}_table", rest.rsplit_once('.').map_or(rest, |(f, _)| f));
+            match tables.last_mut() {
+                Some((last, values)) if *last == field => values.push(*value),
+                _ => tables.push((field, vec![*value])),
+            }
+        }
+        for (table, values) in tables {
             out.push_str(&format!("    {table}: [\n"));
             for row in values.chunks(5) {
                 let values: Vec<String> = row.iter().map(|&v| p(v)).collect();

@@ -352,23 +352,25 @@ fn linearize(samples: &[Sample], start: &EvalParams) -> Vec<LinearSample> {
         .count();
     let n_all = start.clone().all_entries_mut().len();
     let base_weights = Weights::new(start.clone());
-    // Every pair but the piece-square corrections, by finite differences.
-    let trials: Vec<(usize, bool, Weights)> = (0..n_formula)
-        .chain(n_formula + n_pst..n_all)
-        .flat_map(|j| [(j, false), (j, true)])
-        .map(|(j, eg)| {
-            let mut p = start.clone();
-            {
-                let mut entries = p.all_entries_mut();
-                let v = &mut entries[j].1;
-                if eg {
-                    v.eg += D;
-                } else {
-                    v.mg += D;
-                }
+    // Every pair but the piece-square corrections, by finite differences: one set
+    // of weights with the entry's middlegame value raised by `D`, one with its
+    // endgame value raised.
+    let bumped = |j: usize, eg: bool| {
+        let mut p = start.clone();
+        {
+            let mut entries = p.all_entries_mut();
+            let v = &mut entries[j].1;
+            if eg {
+                v.eg += D;
+            } else {
+                v.mg += D;
             }
-            (j, eg, Weights::new(p))
-        })
+        }
+        Weights::new(p)
+    };
+    let trials: Vec<(u32, Weights, Weights)> = (0..n_formula)
+        .chain(n_formula + n_pst..n_all)
+        .map(|j| (j as u32, bumped(j, false), bumped(j, true)))
         .collect();
     let sum = |b: &crate::eval::Breakdown| {
         b.terms
@@ -381,28 +383,11 @@ fn linearize(samples: &[Sample], start: &EvalParams) -> Vec<LinearSample> {
         let phase = b.phase.min(MAX_PHASE) as f64;
         let scale = b.scale_divisor.max(1) as f64;
         let mut counts: Vec<(u32, f32, f32)> = Vec::new();
-        for (j, eg, w) in &trials {
-            let t = sum(&breakdown_with(&s.pos, Knowledge::Full, w));
-            let c = if *eg {
-                (t.eg - base_sum.eg) as f32 / D as f32
-            } else {
-                (t.mg - base_sum.mg) as f32 / D as f32
-            };
-            if c != 0.0 {
-                match counts.last_mut() {
-                    Some(last) if last.0 == *j as u32 => {
-                        if *eg {
-                            last.2 = c
-                        } else {
-                            last.1 = c
-                        }
-                    }
-                    _ => counts.push((
-                        *j as u32,
-                        if *eg { 0.0 } else { c },
-                        if *eg { c } else { 0.0 },
-                    )),
-                }
+        for (j, mg_bumped, eg_bumped) in &trials {
+            let mg = sum(&breakdown_with(&s.pos, Knowledge::Full, mg_bumped)).mg - base_sum.mg;
+            let eg = sum(&breakdown_with(&s.pos, Knowledge::Full, eg_bumped)).eg - base_sum.eg;
+            if mg != 0 || eg != 0 {
+                counts.push((*j, mg as f32 / D as f32, eg as f32 / D as f32));
             }
         }
         let mut pst: Vec<(u32, f32)> = Vec::new();
