@@ -169,6 +169,15 @@ static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
     t
 });
 
+/// What a capture can gain in the evaluation's own units, for delta pruning: the
+/// larger of the victim's middlegame and endgame material value (the SEE values
+/// are on a smaller scale, which would prune captures that do raise alpha).
+static DELTA_VALUE: LazyLock<[Value; 7]> = LazyLock::new(|| {
+    eval::params::DEFAULT
+        .material
+        .map(|m| m.mg.max(m.eg) as Value)
+});
+
 /// Lazy SMP depth skipping for helper threads: helper `i` skips depth `d` when
 /// `((d + SKIP_PHASE[i]) / SKIP_SIZE[i])` is odd (the classic pattern: sizes 1, 1,
 /// 2, 2, 2, 2, 3, ... with staggered phases).
@@ -1016,7 +1025,10 @@ impl<'a> Worker<'a> {
             move_count += 1;
             let piece = self.pos.piece_at(m.from()).expect("a piece moves");
             if !in_check {
-                let gain = self.pos.piece_at(m.to()).map_or(0, |v| see::value(v.kind));
+                let gain = self
+                    .pos
+                    .piece_at(m.to())
+                    .map_or(0, |v| DELTA_VALUE[v.kind.index()]);
                 if best_value + gain + QS_DELTA_MARGIN <= alpha && !self.pos.gives_check(m) {
                     continue;
                 }
