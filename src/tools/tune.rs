@@ -231,16 +231,7 @@ pub fn tune(
         for &i in &chosen {
             for eg in [false, true] {
                 for delta in [cfg.step, -cfg.step] {
-                    let mut trial = best.clone();
-                    {
-                        let mut entries = trial.entries_mut();
-                        let v = &mut entries[i].1;
-                        if eg {
-                            v.eg += delta;
-                        } else {
-                            v.mg += delta;
-                        }
-                    }
+                    let trial = bumped(&best, i, eg, delta);
                     let e = error(samples, &Weights::new(trial.clone()), cfg.k);
                     if e < best_err {
                         best = trial;
@@ -327,6 +318,23 @@ impl LinearSample {
 /// count-table entries by finite differences of the evaluation (the terms are
 /// linear in their weights but for integer rounding), the piece-square corrections
 /// by counting pieces.
+/// A copy of `params` with entry `j` of [`EvalParams::all_entries_mut`] (whose
+/// first entries are those of [`EvalParams::entries_mut`]) moved by `delta`, in its
+/// endgame value if `eg`, else in its middlegame value.
+fn bumped(params: &EvalParams, j: usize, eg: bool, delta: i32) -> EvalParams {
+    let mut p = params.clone();
+    {
+        let mut entries = p.all_entries_mut();
+        let v = &mut entries[j].1;
+        if eg {
+            v.eg += delta;
+        } else {
+            v.mg += delta;
+        }
+    }
+    p
+}
+
 fn linearize(samples: &[Sample], start: &EvalParams) -> Vec<LinearSample> {
     use crate::core::Color;
     use crate::eval::params::{MAX_PHASE, pst_index};
@@ -355,22 +363,13 @@ fn linearize(samples: &[Sample], start: &EvalParams) -> Vec<LinearSample> {
     // Every pair but the piece-square corrections, by finite differences: one set
     // of weights with the entry's middlegame value raised by `D`, one with its
     // endgame value raised.
-    let bumped = |j: usize, eg: bool| {
-        let mut p = start.clone();
-        {
-            let mut entries = p.all_entries_mut();
-            let v = &mut entries[j].1;
-            if eg {
-                v.eg += D;
-            } else {
-                v.mg += D;
-            }
-        }
-        Weights::new(p)
-    };
     let trials: Vec<(u32, Weights, Weights)> = (0..n_formula)
         .chain(n_formula + n_pst..n_all)
-        .map(|j| (j as u32, bumped(j, false), bumped(j, true)))
+        .map(|j| {
+            let mg = Weights::new(bumped(start, j, false, D));
+            let eg = Weights::new(bumped(start, j, true, D));
+            (j as u32, mg, eg)
+        })
         .collect();
     let sum = |b: &crate::eval::Breakdown| {
         b.terms
