@@ -505,9 +505,12 @@ fn noise(key: u64, cfg: &EvalConfig) -> i32 {
 /// ```
 /// use chuhan::core::Position;
 /// use chuhan::eval::{evaluate, EvalConfig};
-/// // Red is a rook up.
-/// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w").unwrap();
-/// assert!(evaluate(&pos, &EvalConfig::default()) > 1000);
+/// // Red is a rook up, or a horse up: both good for Red, the rook more so.
+/// let rook = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w").unwrap();
+/// let horse = Position::from_fen("3k5/9/9/9/9/9/9/9/9/N3K4 w").unwrap();
+/// let cfg = EvalConfig::default();
+/// assert!(evaluate(&rook, &cfg) > evaluate(&horse, &cfg));
+/// assert!(evaluate(&horse, &cfg) > 200);
 /// ```
 pub fn evaluate(pos: &Position, cfg: &EvalConfig) -> i32 {
     breakdown(pos, cfg.knowledge).value() + noise(pos.key(), cfg)

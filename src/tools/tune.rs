@@ -709,7 +709,7 @@ mod tests {
         for (name, mg, eg) in [
             ("material.horse", 30, -20),
             ("rook_mobility", 3, 5),
-            ("tempo", -11, 7),
+            ("tempo", -11, 37),
             ("pst.horse.c2", 40, 10),
             ("pst.rook.a0", -25, 15),
             ("pst.pawn.e6", 9, -9),
