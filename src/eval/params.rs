@@ -351,6 +351,20 @@ const KIND_NAMES: [&str; 7] = [
 ];
 
 impl EvalParams {
+    /// Each kind's material value at its largest (the larger of its middlegame and
+    /// endgame values), by [`crate::core::PieceKind`] index: the most capturing
+    /// such a piece changes the material term by. Usable in constants.
+    pub const fn max_material(&self) -> [i32; 7] {
+        let mut out = [0; 7];
+        let mut i = 0;
+        while i < 7 {
+            let m = self.material[i];
+            out[i] = if m.mg > m.eg { m.mg } else { m.eg };
+            i += 1;
+        }
+        out
+    }
+
     /// Every pair the coordinate-descent tuner changes, with its name
     /// (`material.rook`, `tempo`, ...), in declaration order. The king's material is
     /// left out (it never changes), and so is [`EvalParams::pst_delta`] (see

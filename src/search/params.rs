@@ -18,8 +18,8 @@ pub const ASPIRATION_DELTA: Value = 32;
 /// Depth from which aspiration windows are used (std).
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 
-/// Reverse futility: maximum depth and margin per ply (std shape, ours scaled to a
-/// horse ≈ 400).
+/// Reverse futility: maximum depth and margin per ply (std shape, ours scale: see the
+/// module note on the ×1.3).
 pub const RFP_MAX_DEPTH: i32 = 8;
 /// Reverse futility margin per ply of depth.
 pub const RFP_MARGIN: Value = 117;

@@ -172,11 +172,7 @@ static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
 /// What a capture can gain in the evaluation's own units, for delta pruning: the
 /// larger of the victim's middlegame and endgame material value (the SEE values
 /// are on a smaller scale, which would prune captures that do raise alpha).
-static DELTA_VALUE: LazyLock<[Value; 7]> = LazyLock::new(|| {
-    eval::params::DEFAULT
-        .material
-        .map(|m| m.mg.max(m.eg) as Value)
-});
+const DELTA_VALUE: [Value; 7] = eval::params::DEFAULT.max_material();
 
 /// Lazy SMP depth skipping for helper threads: helper `i` skips depth `d` when
 /// `((d + SKIP_PHASE[i]) / SKIP_SIZE[i])` is odd (the classic pattern: sizes 1, 1,
