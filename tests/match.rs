@@ -1062,6 +1062,11 @@ fn a_chuhan_self_match_pgn_is_rejudged_identically_by_judge_pgn() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("Engine faults: none"), "{stdout}");
+    // One engine on both sides at a fixed depth plays each opening's two games alike.
+    assert!(
+        stdout.contains("Identical pairs of A vs B: 2 of 2"),
+        "{stdout}"
+    );
     let games = pgn::read(&std::fs::read_to_string(&pgn_path).unwrap()).unwrap();
     assert_eq!(games.len(), 4);
     for (i, game) in games.iter().enumerate() {

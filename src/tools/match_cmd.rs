@@ -389,6 +389,9 @@ pub fn run(args: &MatchArgs) -> ExitCode {
                 "Ptnml(0-2) of {} vs {}: {}, {}, {}, {}, {}",
                 names[p.first], names[p.second], c[0], c[1], c[2], c[3], c[4]
             );
+            if p.identical_pairs > 0 {
+                println!("{}", identical_line(&names[p.first], &names[p.second], p));
+            }
         }
     }
     if let Some((s, llr, state)) = &summary.sprt {
@@ -412,6 +415,20 @@ pub fn run(args: &MatchArgs) -> ExitCode {
         return ExitCode::from(3);
     }
     ExitCode::SUCCESS
+}
+
+/// The warning for game pairs whose two games had the same moves, e.g. `Identical
+/// pairs of A vs B: 55 of 55 (both games of an opening had the same moves with
+/// colours swapped; the engines play alike at this limit, so these pairs cannot tell
+/// them apart)`.
+fn identical_line(first: &str, second: &str, p: &runner::PairingStats) -> String {
+    format!(
+        "Identical pairs of {first} vs {second}: {} of {} (both games of an opening had \
+         the same moves with colours swapped; the engines play alike at this limit, so \
+         these pairs cannot tell them apart)",
+        p.identical_pairs,
+        p.pentanomial.pairs()
+    )
 }
 
 fn runner_pairings(engines: usize) -> usize {

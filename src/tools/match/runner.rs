@@ -17,7 +17,7 @@ use super::process::TrafficLog;
 use super::schedule::{self, ScheduledGame};
 use super::sprt::{Sprt, SprtState};
 use super::stats::{Pentanomial, Tally};
-use crate::core::Color;
+use crate::core::{Color, Move};
 use crate::notation;
 use crate::rules::RuleSet;
 use crate::tools::tournament::config::{EngineConfig, Opening};
@@ -71,6 +71,9 @@ pub struct PairingStats {
     pub tally: Tally,
     /// Completed game pairs.
     pub pentanomial: Pentanomial,
+    /// Completed pairs whose two games had the same moves: with colours swapped the
+    /// engines played alike, so the pair says nothing about which is stronger.
+    pub identical_pairs: u32,
 }
 
 /// The match so far.
@@ -303,7 +306,7 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Su
             });
         }
         drop(msg_tx);
-        let mut open_pairs: HashMap<u32, u32> = HashMap::new();
+        let mut open_pairs: HashMap<u32, (u32, Vec<Move>)> = HashMap::new();
         for msg in msg_rx {
             let (g, outcome, abort) = match msg {
                 Message::Started(g) => {
@@ -391,7 +394,7 @@ fn record(
     summary: &mut Summary,
     g: &ScheduledGame,
     report: &GameReport,
-    open_pairs: &mut HashMap<u32, u32>,
+    open_pairs: &mut HashMap<u32, (u32, Vec<Move>)>,
 ) {
     summary.played += 1;
     *summary
@@ -411,9 +414,14 @@ fn record(
     }
     if let Some(pair) = g.pair {
         match open_pairs.remove(&pair) {
-            Some(other) => p.pentanomial.add(other + halves),
+            Some((other, moves)) => {
+                p.pentanomial.add(other + halves);
+                if !moves.is_empty() && moves == report.moves {
+                    p.identical_pairs += 1;
+                }
+            }
             None => {
-                open_pairs.insert(pair, halves);
+                open_pairs.insert(pair, (halves, report.moves.clone()));
             }
         }
     }
@@ -500,5 +508,79 @@ mod tests {
         assert_eq!(summary.faults[0].get(&Fault::TimeForfeit), Some(&1));
         assert_eq!(summary.fault_count(), 1);
         assert_eq!(summary.played, 4);
+        // Empty move lists (games that ended at once) are not called identical.
+        assert_eq!(p.identical_pairs, 0);
+    }
+
+    #[test]
+    fn identical_pairs_are_counted() {
+        let games = schedule::schedule(2, 6, &[], None);
+        let mut summary = Summary {
+            names: vec!["A".into(), "B".into()],
+            pairings: vec![PairingStats {
+                first: 0,
+                second: 1,
+                ..Default::default()
+            }],
+            faults: vec![BTreeMap::new(), BTreeMap::new()],
+            ..Default::default()
+        };
+        let mut open = HashMap::new();
+        let report = |result, moves: &[&str]| GameReport {
+            result,
+            termination: Termination::Checkmate,
+            reason: String::new(),
+            fault: None,
+            moves: moves.iter().map(|m| m.parse().unwrap()).collect(),
+            record: notation::Game::new(crate::core::Position::startpos()),
+        };
+        let same = ["h2e2", "h9g7", "h0g2"];
+        // Pair 1: the same moves with colours swapped (Red won both).
+        record(
+            &mut summary,
+            &games[0],
+            &report(GameResult::RedWins, &same),
+            &mut open,
+        );
+        assert_eq!(
+            summary.pairings[0].identical_pairs, 0,
+            "the pair is not complete"
+        );
+        record(
+            &mut summary,
+            &games[1],
+            &report(GameResult::RedWins, &same),
+            &mut open,
+        );
+        assert_eq!(summary.pairings[0].identical_pairs, 1);
+        // Pair 2: one move differs.
+        record(
+            &mut summary,
+            &games[2],
+            &report(GameResult::Draw, &same),
+            &mut open,
+        );
+        record(
+            &mut summary,
+            &games[3],
+            &report(GameResult::Draw, &["h2e2", "h9g7", "b0c2"]),
+            &mut open,
+        );
+        // Pair 3: one game is a prefix of the other.
+        record(
+            &mut summary,
+            &games[4],
+            &report(GameResult::Draw, &same),
+            &mut open,
+        );
+        record(
+            &mut summary,
+            &games[5],
+            &report(GameResult::Draw, &same[..2]),
+            &mut open,
+        );
+        let p = &summary.pairings[0];
+        assert_eq!(p.pentanomial.pairs(), 3);
+        assert_eq!(p.identical_pairs, 1);
     }
 }
