@@ -441,10 +441,9 @@ fn pair_mut(engines: &mut [Option<Engine>], a: usize, b: usize) -> (&mut Engine,
 mod tests {
     use super::*;
 
-    #[test]
-    fn totals_and_pairs() {
-        let games = schedule::schedule(2, 4, &[], None);
-        let mut summary = Summary {
+    /// An empty summary of engines A and B.
+    fn two_engines() -> Summary {
+        Summary {
             names: vec!["A".into(), "B".into()],
             pairings: vec![PairingStats {
                 first: 0,
@@ -453,7 +452,13 @@ mod tests {
             }],
             faults: vec![BTreeMap::new(), BTreeMap::new()],
             ..Default::default()
-        };
+        }
+    }
+
+    #[test]
+    fn totals_and_pairs() {
+        let games = schedule::schedule(2, 4, &[], None);
+        let mut summary = two_engines();
         let mut open = HashMap::new();
         let report = |result, fault| GameReport {
             result,
@@ -515,16 +520,7 @@ mod tests {
     #[test]
     fn identical_pairs_are_counted() {
         let games = schedule::schedule(2, 6, &[], None);
-        let mut summary = Summary {
-            names: vec!["A".into(), "B".into()],
-            pairings: vec![PairingStats {
-                first: 0,
-                second: 1,
-                ..Default::default()
-            }],
-            faults: vec![BTreeMap::new(), BTreeMap::new()],
-            ..Default::default()
-        };
+        let mut summary = two_engines();
         let mut open = HashMap::new();
         let report = |result, moves: &[&str]| GameReport {
             result,
