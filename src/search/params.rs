@@ -18,6 +18,12 @@ pub const ASPIRATION_DELTA: Value = 32;
 /// Depth from which aspiration windows are used (std).
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 
+/// Correction history: the saturation bound of an entry (std).
+pub const CORRECTION_MAX: i32 = 1_024;
+/// Correction history: the sum of a position's two entries is divided by this before
+/// it is added to the static evaluation (at most ±128).
+pub const CORRECTION_DIVISOR: i32 = 16;
+
 /// Reverse futility: maximum depth and margin per ply (std shape, ours scale: see the
 /// module note on the ×1.3).
 pub const RFP_MAX_DEPTH: i32 = 8;

@@ -5,7 +5,7 @@
 use crate::core::{Color, GenType, Move, MoveList, Piece, PieceKind, Position};
 use crate::eval::{self, EvalConfig};
 use crate::search::event::{Event, Info};
-use crate::search::history::{self, History, PieceTo};
+use crate::search::history::{self, CorrectionKeys, History, PieceTo};
 use crate::search::limits::Limits;
 use crate::search::params::*;
 use crate::search::picker::{MovePicker, OrderContext};
@@ -305,6 +305,12 @@ impl<'a> Worker<'a> {
         eval::evaluate(&self.pos, &self.sh.settings.eval).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
+    /// The static evaluation `raw` with this thread's correction history applied.
+    #[inline]
+    fn corrected(&self, raw: Value, keys: CorrectionKeys) -> Value {
+        (raw + self.hist.correction(self.pos.side_to_move(), keys)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
     /// What the repetition verdict at this node means for the search: `Err(value)`
     /// ends the node with `value`; `Ok(floor)` goes on, with `alpha` raised to the
     /// floor when the opponent completed a two-fold as the violator (`-INFINITE`
@@ -585,33 +591,38 @@ impl<'a> Worker<'a> {
         let pruning = self.sh.settings.pruning;
         let us = self.pos.side_to_move();
         let raw_eval;
+        let static_eval;
         let eval;
+        let corr_keys = CorrectionKeys::of(&self.pos);
         if in_check {
             raw_eval = NO_EVAL;
+            static_eval = NO_EVAL;
             eval = NO_EVAL;
         } else {
             raw_eval = match tte {
                 Some(e) => e.eval,
                 None => self.evaluate(),
             };
+            static_eval = self.corrected(raw_eval, corr_keys);
             eval = match tte {
                 Some(e) if !is_rule(e.value) => {
                     let v = from_tt(e.value, ply);
-                    if (e.bound.is_lower() && v > raw_eval) || (e.bound.is_upper() && v < raw_eval)
+                    if (e.bound.is_lower() && v > static_eval)
+                        || (e.bound.is_upper() && v < static_eval)
                     {
                         v
                     } else {
-                        raw_eval
+                        static_eval
                     }
                 }
-                _ => raw_eval,
+                _ => static_eval,
             };
         }
-        self.stack[ply].static_eval = raw_eval;
+        self.stack[ply].static_eval = static_eval;
         let improving = !in_check
             && ply >= 2
             && self.stack[ply - 2].static_eval != NO_EVAL
-            && raw_eval > self.stack[ply - 2].static_eval;
+            && static_eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 2].killers = [Move::NONE; 2];
 
         if !in_check && !pv_node && pruning != Pruning::None && !is_mate(beta) {
@@ -857,6 +868,18 @@ impl<'a> Worker<'a> {
 
         if !(root && self.pv_idx > 0) {
             let bound = node_bound(best_value, beta, pv_node, best_move.is_some());
+            // Correction history learns from quiet results that the bound makes
+            // exact enough: a fail high above, or a fail low below, the static eval.
+            if !in_check
+                && (!best_move.is_some() || self.pos.piece_at(best_move.to()).is_none())
+                && best_value.abs() < MATE_BOUND
+                && !is_rule(best_value)
+                && !(bound == Bound::Lower && best_value <= static_eval)
+                && !(bound == Bound::Upper && best_value >= static_eval)
+            {
+                self.hist
+                    .update_correction(us, corr_keys, best_value - static_eval, depth);
+            }
             self.sh.tt.store(
                 key,
                 best_move,
@@ -972,7 +995,7 @@ impl<'a> Worker<'a> {
                 Some(e) => e.eval,
                 None => self.evaluate(),
             };
-            best_value = raw_eval;
+            best_value = self.corrected(raw_eval, CorrectionKeys::of(&self.pos));
             if best_value >= beta {
                 if tte.is_none() {
                     self.sh.tt.store(
