@@ -1,8 +1,9 @@
 //! The search: an [`Engine`] facade over lazy-SMP threads running iterative
 //! deepening, aspiration windows and a principal variation search with quiescence,
 //! check extension, null move, late move reductions, futility and SEE pruning,
-//! ordered by the TT move, killers, counter moves and history tables, sharing a
-//! lock-free transposition table. A time manager decides when to stop.
+//! ordered by the TT move, killers, counter moves and history tables, with the
+//! static evaluation adjusted by correction history, sharing a lock-free
+//! transposition table. A time manager decides when to stop.
 //!
 //! Layout: [`engine`] (facade, threads), [`worker`] (alpha-beta), [`picker`] (staged
 //! move ordering), [`history`], [`see`], [`tt`], [`repetition`] (history-dependent

@@ -868,8 +868,9 @@ impl<'a> Worker<'a> {
 
         if !(root && self.pv_idx > 0) {
             let bound = node_bound(best_value, beta, pv_node, best_move.is_some());
-            // Correction history learns from quiet results that the bound makes
-            // exact enough: a fail high above, or a fail low below, the static eval.
+            // Correction history learns from results without a capturing best move
+            // whose bound says on which side of the static evaluation the truth lies:
+            // an exact value, a fail high above it or a fail low below it.
             if !in_check
                 && (!best_move.is_some() || self.pos.piece_at(best_move.to()).is_none())
                 && best_value.abs() < MATE_BOUND
