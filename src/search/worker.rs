@@ -871,12 +871,17 @@ impl<'a> Worker<'a> {
             // Correction history learns from results without a capturing best move
             // whose bound says on which side of the static evaluation the truth lies:
             // an exact value, a fail high above it or a fail low below it.
+            let quiet_best = best_move == Move::NONE || self.pos.piece_at(best_move.to()).is_none();
+            let informative = match bound {
+                Bound::Exact => true,
+                Bound::Lower => best_value > static_eval,
+                Bound::Upper => best_value < static_eval,
+            };
             if !in_check
-                && (!best_move.is_some() || self.pos.piece_at(best_move.to()).is_none())
+                && quiet_best
+                && informative
                 && best_value.abs() < MATE_BOUND
                 && !is_rule(best_value)
-                && !(bound == Bound::Lower && best_value <= static_eval)
-                && !(bound == Bound::Upper && best_value >= static_eval)
             {
                 self.hist
                     .update_correction(us, corr_keys, best_value - static_eval, depth);
