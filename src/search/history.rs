@@ -8,7 +8,8 @@
 
 use crate::core::{Color, Move, Piece, PieceKind, Position, Square};
 use crate::search::params::{
-    CORRECTION_DIVISOR, CORRECTION_MAX, HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_MAX,
+    CORRECTION_DIVISOR, CORRECTION_MAX, CORRECTION_UPDATE_DIVISOR, HISTORY_BONUS_MAX,
+    HISTORY_BONUS_SCALE, HISTORY_MAX,
 };
 
 /// Identifies a played move for continuation history: the moving piece and its
@@ -135,7 +136,8 @@ impl History {
     /// evaluation by `diff` at `depth`.
     #[inline]
     pub fn update_correction(&mut self, side: Color, keys: CorrectionKeys, diff: i32, depth: i32) {
-        let b = (diff * depth / 8).clamp(-CORRECTION_MAX / 4, CORRECTION_MAX / 4);
+        let b = (diff * depth / CORRECTION_UPDATE_DIVISOR)
+            .clamp(-CORRECTION_MAX / 4, CORRECTION_MAX / 4);
         for t in 0..2 {
             let e = &mut self.correction[Self::correction_index(side, t, keys.0[t])];
             let v = *e as i32;

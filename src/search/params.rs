@@ -23,6 +23,9 @@ pub const CORRECTION_MAX: i32 = 1_024;
 /// Correction history: the sum of a position's two entries is divided by this before
 /// it is added to the static evaluation (at most ±128).
 pub const CORRECTION_DIVISOR: i32 = 16;
+/// Correction history: an update moves an entry by the search's miss times the
+/// depth divided by this, at most a quarter of [`CORRECTION_MAX`] (std).
+pub const CORRECTION_UPDATE_DIVISOR: i32 = 8;
 
 /// Reverse futility: maximum depth and margin per ply (std shape, ours scale: see the
 /// module note on the ×1.3).
