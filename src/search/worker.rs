@@ -593,17 +593,14 @@ impl<'a> Worker<'a> {
         let raw_eval;
         let static_eval;
         let eval;
-        let corr_keys = CorrectionKeys::of(&self.pos);
-        if in_check {
-            raw_eval = NO_EVAL;
-            static_eval = NO_EVAL;
-            eval = NO_EVAL;
-        } else {
+        // The correction slots, only where there is a static evaluation to correct.
+        let corr_keys = (!in_check).then(|| CorrectionKeys::of(&self.pos));
+        if let Some(keys) = corr_keys {
             raw_eval = match tte {
                 Some(e) => e.eval,
                 None => self.evaluate(),
             };
-            static_eval = self.corrected(raw_eval, corr_keys);
+            static_eval = self.corrected(raw_eval, keys);
             eval = match tte {
                 Some(e) if !is_rule(e.value) => {
                     let v = from_tt(e.value, ply);
@@ -617,6 +614,10 @@ impl<'a> Worker<'a> {
                 }
                 _ => static_eval,
             };
+        } else {
+            raw_eval = NO_EVAL;
+            static_eval = NO_EVAL;
+            eval = NO_EVAL;
         }
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check
@@ -877,14 +878,14 @@ impl<'a> Worker<'a> {
                 Bound::Lower => best_value > static_eval,
                 Bound::Upper => best_value < static_eval,
             };
-            if !in_check
+            if let Some(keys) = corr_keys
                 && quiet_best
                 && informative
                 && best_value.abs() < MATE_BOUND
                 && !is_rule(best_value)
             {
                 self.hist
-                    .update_correction(us, corr_keys, best_value - static_eval, depth);
+                    .update_correction(us, keys, best_value - static_eval, depth);
             }
             self.sh.tt.store(
                 key,

@@ -314,10 +314,6 @@ impl LinearSample {
     }
 }
 
-/// Builds the linear model of every sample: the counts of the formula pairs and
-/// count-table entries by finite differences of the evaluation (the terms are
-/// linear in their weights but for integer rounding), the piece-square corrections
-/// by counting pieces.
 /// A copy of `params` with entry `j` of [`EvalParams::all_entries_mut`] (whose
 /// first entries are those of [`EvalParams::entries_mut`]) moved by `delta`, in its
 /// endgame value if `eg`, else in its middlegame value.
@@ -335,6 +331,10 @@ fn bumped(params: &EvalParams, j: usize, eg: bool, delta: i32) -> EvalParams {
     p
 }
 
+/// Builds the linear model of every sample: the counts of the formula pairs and
+/// count-table entries by finite differences of the evaluation (the terms are
+/// linear in their weights but for integer rounding), the piece-square corrections
+/// by counting pieces.
 fn linearize(samples: &[Sample], start: &EvalParams) -> Vec<LinearSample> {
     use crate::core::Color;
     use crate::eval::params::{MAX_PHASE, pst_index};
