@@ -90,11 +90,12 @@ pub fn bonus(depth: i32) -> i32 {
     (HISTORY_BONUS_SCALE * depth * depth).min(HISTORY_BONUS_MAX)
 }
 
+/// Moves `e` by `bonus` (at most `max` either way), less as `e` nears ±`max`.
 #[inline(always)]
-fn gravity(e: &mut i16, bonus: i32) {
-    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+fn gravity(e: &mut i16, bonus: i32, max: i32) {
+    let b = bonus.clamp(-max, max);
     let v = *e as i32;
-    *e = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+    *e = (v + b - v * b.abs() / max) as i16;
 }
 
 impl History {
@@ -139,9 +140,11 @@ impl History {
         let b = (diff * depth / CORRECTION_UPDATE_DIVISOR)
             .clamp(-CORRECTION_MAX / 4, CORRECTION_MAX / 4);
         for t in 0..2 {
-            let e = &mut self.correction[Self::correction_index(side, t, keys.0[t])];
-            let v = *e as i32;
-            *e = (v + b - v * b.abs() / CORRECTION_MAX) as i16;
+            gravity(
+                &mut self.correction[Self::correction_index(side, t, keys.0[t])],
+                b,
+                CORRECTION_MAX,
+            );
         }
     }
 
@@ -157,6 +160,7 @@ impl History {
         gravity(
             &mut self.main[side.index() * 8100 + m.from().index() * 90 + m.to().index()],
             bonus,
+            HISTORY_MAX,
         );
     }
 
@@ -172,6 +176,7 @@ impl History {
         gravity(
             &mut self.capture[(piece.index() * 90 + to.index()) * 7 + victim.index()],
             bonus,
+            HISTORY_MAX,
         );
     }
 
@@ -184,7 +189,11 @@ impl History {
     /// Updates the continuation history.
     #[inline]
     pub fn update_cont(&mut self, prev: PieceTo, now: PieceTo, bonus: i32) {
-        gravity(&mut self.cont[prev.index() * PT + now.index()], bonus);
+        gravity(
+            &mut self.cont[prev.index() * PT + now.index()],
+            bonus,
+            HISTORY_MAX,
+        );
     }
 
     /// The move that last refuted `prev`.
