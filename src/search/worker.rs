@@ -760,8 +760,10 @@ impl<'a> Worker<'a> {
                 }
             }
 
-            let extension =
-                (gives_check && ply < CHECK_EXT_PLY_FACTOR * self.root_depth as usize) as i32;
+            // Checks are extended unless the checking move loses material.
+            let extension = (gives_check
+                && ply < CHECK_EXT_PLY_FACTOR * self.root_depth as usize
+                && see::see_ge(&self.pos, m, 0)) as i32;
             let new_depth = depth - 1 + extension;
             let reduce = depth >= 3
                 && move_count > 1 + pv_node as usize
