@@ -34,30 +34,41 @@ const PT: usize = 14 * 90;
 /// Entries per side in each correction table.
 const CORRECTION_SIZE: usize = 1 << 14;
 
-/// The correction-table slots of a position: its pawn structure and its defensive
-/// structure (kings, advisors and elephants), each hashed to a slot.
+/// Correction tables per side: pawns, defenders, Red's attackers, Black's attackers.
+const CORRECTION_TABLES: usize = 4;
+
+/// The correction-table slots of a position: its pawn structure, its defensive
+/// structure (kings, advisors and elephants) and each side's attacking pieces
+/// (rooks, horses and cannons), each hashed to a slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CorrectionKeys([usize; 2]);
+pub struct CorrectionKeys([usize; CORRECTION_TABLES]);
 
 impl CorrectionKeys {
     /// The slots of `pos`.
     pub fn of(pos: &Position) -> CorrectionKeys {
-        let slot = |kinds: &[PieceKind]| {
+        let slot = |colors: &[Color], kinds: &[PieceKind]| {
             let mut h = 0u128;
-            for (i, color) in [Color::Red, Color::Black].into_iter().enumerate() {
+            for &color in colors {
                 for &kind in kinds {
                     let bb = pos.pieces(color, kind).0;
                     h ^= bb
-                        .wrapping_mul(MIX[i])
+                        .wrapping_mul(MIX[color.index()])
                         .rotate_left(kind.index() as u32 * 17);
                 }
             }
             let h = h.wrapping_mul(MIX[2]);
             (h >> (128 - CORRECTION_SIZE.trailing_zeros())) as usize
         };
+        let both = [Color::Red, Color::Black];
+        let attackers = [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon];
         CorrectionKeys([
-            slot(&[PieceKind::Pawn]),
-            slot(&[PieceKind::King, PieceKind::Advisor, PieceKind::Elephant]),
+            slot(&both, &[PieceKind::Pawn]),
+            slot(
+                &both,
+                &[PieceKind::King, PieceKind::Advisor, PieceKind::Elephant],
+            ),
+            slot(&[Color::Red], &attackers),
+            slot(&[Color::Black], &attackers),
         ])
     }
 }
@@ -106,7 +117,7 @@ impl History {
             capture: vec![0; PT * 7],
             cont: vec![0; PT * PT],
             counter: vec![Move::NONE; PT],
-            correction: vec![0; 2 * 2 * CORRECTION_SIZE],
+            correction: vec![0; 2 * CORRECTION_TABLES * CORRECTION_SIZE],
         }
     }
 
@@ -121,13 +132,13 @@ impl History {
 
     #[inline(always)]
     fn correction_index(side: Color, table: usize, slot: usize) -> usize {
-        (side.index() * 2 + table) * CORRECTION_SIZE + slot
+        (side.index() * CORRECTION_TABLES + table) * CORRECTION_SIZE + slot
     }
 
     /// What to add to `side`'s static evaluation of a position with `keys`.
     #[inline]
     pub fn correction(&self, side: Color, keys: CorrectionKeys) -> i32 {
-        let sum: i32 = (0..2)
+        let sum: i32 = (0..CORRECTION_TABLES)
             .map(|t| self.correction[Self::correction_index(side, t, keys.0[t])] as i32)
             .sum();
         sum / CORRECTION_DIVISOR
@@ -139,7 +150,7 @@ impl History {
     pub fn update_correction(&mut self, side: Color, keys: CorrectionKeys, diff: i32, depth: i32) {
         let b = (diff * depth / CORRECTION_UPDATE_DIVISOR)
             .clamp(-CORRECTION_MAX / 4, CORRECTION_MAX / 4);
-        for t in 0..2 {
+        for t in 0..CORRECTION_TABLES {
             gravity(
                 &mut self.correction[Self::correction_index(side, t, keys.0[t])],
                 b,
@@ -234,25 +245,32 @@ mod tests {
     }
 
     #[test]
-    fn correction_keys_follow_pawns_and_defenders_only() {
+    fn correction_keys_follow_their_structures() {
         let start = Position::startpos();
         let k = CorrectionKeys::of(&start);
-        // A cannon move keeps both structures.
+        // Which slots a move from the start position changes.
+        let changed = |mv: &str| {
+            let mut pos = start.clone();
+            pos.make_move(mv.parse().unwrap());
+            let n = CorrectionKeys::of(&pos);
+            (0..CORRECTION_TABLES)
+                .filter(|&t| n.0[t] != k.0[t])
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(changed("c3c4"), [0], "a pawn");
+        assert_eq!(changed("c0e2"), [1], "an elephant");
+        assert_eq!(changed("e0e1"), [1], "the king");
+        assert_eq!(changed("h2e2"), [2], "a Red cannon");
+        assert_eq!(changed("b0c2"), [2], "a Red horse");
         let mut pos = start.clone();
         pos.make_move("h2e2".parse().unwrap());
-        assert_eq!(CorrectionKeys::of(&pos), k);
-        // A pawn move changes the pawn slot only.
-        let mut pos = start.clone();
-        pos.make_move("c3c4".parse().unwrap());
-        let p = CorrectionKeys::of(&pos);
-        assert_ne!(p.0[0], k.0[0]);
-        assert_eq!(p.0[1], k.0[1]);
-        // An elephant move changes the defender slot only.
-        let mut pos = start.clone();
-        pos.make_move("c0e2".parse().unwrap());
-        let d = CorrectionKeys::of(&pos);
-        assert_eq!(d.0[0], k.0[0]);
-        assert_ne!(d.0[1], k.0[1]);
+        let before = CorrectionKeys::of(&pos);
+        pos.make_move("h9g7".parse().unwrap());
+        let after = CorrectionKeys::of(&pos);
+        let moved: Vec<_> = (0..CORRECTION_TABLES)
+            .filter(|&t| after.0[t] != before.0[t])
+            .collect();
+        assert_eq!(moved, [3], "a Black horse");
         // Colours matter: the same pawn on either side's file gives another slot.
         assert_ne!(
             keys("4k4/9/9/9/9/4p4/9/9/9/4K4 w").0[0],
@@ -272,7 +290,7 @@ mod tests {
         for _ in 0..1000 {
             h.update_correction(Color::Red, k, 5_000, 20);
         }
-        let max = 2 * CORRECTION_MAX / CORRECTION_DIVISOR;
+        let max = CORRECTION_TABLES as i32 * CORRECTION_MAX / CORRECTION_DIVISOR;
         let v = h.correction(Color::Red, k);
         assert!(v > max * 9 / 10 && v <= max, "{v} of {max}");
         for _ in 0..1000 {

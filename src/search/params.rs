@@ -20,9 +20,9 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 
 /// Correction history: the saturation bound of an entry (std).
 pub const CORRECTION_MAX: i32 = 1_024;
-/// Correction history: the sum of a position's two entries is divided by this before
-/// it is added to the static evaluation (at most ±128).
-pub const CORRECTION_DIVISOR: i32 = 16;
+/// Correction history: the sum of a position's four entries is divided by this
+/// before it is added to the static evaluation (at most ±170).
+pub const CORRECTION_DIVISOR: i32 = 24;
 /// Correction history: an update moves an entry by the search's miss times the
 /// depth divided by this, at most a quarter of [`CORRECTION_MAX`] (std).
 pub const CORRECTION_UPDATE_DIVISOR: i32 = 8;
