@@ -248,14 +248,17 @@ mod tests {
     fn correction_keys_follow_their_structures() {
         let start = Position::startpos();
         let k = CorrectionKeys::of(&start);
+        // The tables whose slots differ between two positions.
+        let differing = |a: CorrectionKeys, b: CorrectionKeys| {
+            (0..CORRECTION_TABLES)
+                .filter(|&t| a.0[t] != b.0[t])
+                .collect::<Vec<_>>()
+        };
         // Which slots a move from the start position changes.
         let changed = |mv: &str| {
             let mut pos = start.clone();
             pos.make_move(mv.parse().unwrap());
-            let n = CorrectionKeys::of(&pos);
-            (0..CORRECTION_TABLES)
-                .filter(|&t| n.0[t] != k.0[t])
-                .collect::<Vec<_>>()
+            differing(CorrectionKeys::of(&pos), k)
         };
         assert_eq!(changed("c3c4"), [0], "a pawn");
         assert_eq!(changed("c0e2"), [1], "an elephant");
@@ -266,11 +269,11 @@ mod tests {
         pos.make_move("h2e2".parse().unwrap());
         let before = CorrectionKeys::of(&pos);
         pos.make_move("h9g7".parse().unwrap());
-        let after = CorrectionKeys::of(&pos);
-        let moved: Vec<_> = (0..CORRECTION_TABLES)
-            .filter(|&t| after.0[t] != before.0[t])
-            .collect();
-        assert_eq!(moved, [3], "a Black horse");
+        assert_eq!(
+            differing(CorrectionKeys::of(&pos), before),
+            [3],
+            "a Black horse"
+        );
         // Colours matter: the same pawn on either side's file gives another slot.
         assert_ne!(
             keys("4k4/9/9/9/9/4p4/9/9/9/4K4 w").0[0],
