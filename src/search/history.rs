@@ -2,8 +2,9 @@
 //! butterfly history (`[side][from][to]`), capture history (`[piece][to][victim]`),
 //! continuation history (`[previous piece][previous to][piece][to]`) and counter
 //! moves; and correction history, which learns how far the static evaluation
-//! missed the search's value for each pawn structure and each defensive structure
-//! (kings, advisors, elephants). Values saturate by "gravity": an update moves a
+//! missed the search's value for each pawn structure, each defensive structure
+//! (kings, advisors, elephants) and each side's attacking pieces (rooks, horses,
+//! cannons). Values saturate by "gravity": an update moves a
 //! value toward ±max by a share that shrinks as it approaches the bound.
 
 use crate::core::{Color, Move, Piece, PieceKind, Position, Square};
