@@ -4,8 +4,8 @@
 //! moves; and correction history, which learns how far the static evaluation
 //! missed the search's value for each pawn structure, each defensive structure
 //! (kings, advisors, elephants) and each side's attacking pieces (rooks, horses,
-//! cannons). Values saturate by "gravity": an update moves a
-//! value toward ±max by a share that shrinks as it approaches the bound.
+//! cannons). Values saturate by "gravity": an update moves a value toward ±max by
+//! a share that shrinks as it approaches the bound.
 
 use crate::core::{Color, Move, Piece, PieceKind, Position, Square};
 use crate::search::params::{
