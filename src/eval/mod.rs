@@ -53,13 +53,15 @@ pub enum Term {
     /// Rook, horse and cannon mobility (trapped horses).
     Mobility,
     /// Piece knowledge: cannon screens and targets, rooks on open files, connected
-    /// pawns.
+    /// pawns, pairs of rooks, horses and cannons, advisors and elephants that guard
+    /// each other.
     Pieces,
     /// King safety: missing advisors and elephants against the attacking force,
-    /// hollow/bottom cannon, attacks on the palace.
+    /// hollow/bottom cannon, rooks and cannons aiming at the king through pieces,
+    /// attacks on the palace and the number of pieces making them.
     KingSafety,
     /// Threats: pieces left hanging, attacked by pawns, rooks attacked by horses and
-    /// cannons.
+    /// cannons, horses and cannons attacked by rooks.
     Threats,
     /// The side to move's bonus.
     Tempo,
@@ -304,21 +306,28 @@ fn full_terms(
     let mut mobility = S::ZERO;
     let mut pieces = S::ZERO;
     let mut king = S::ZERO;
+    let mut palace_attackers = 0;
 
     for sq in pos.pieces(us, PieceKind::Rook) {
         let a = attacks::rook_attacks(sq, occ);
         let n = (a - ours).count() as usize;
+        palace_attackers += !(a & their_palace).is_empty() as usize;
         mobility += w.rook_mobility * n as i32 + w.rook_mobility_table[n.min(17)];
         if (Bitboard::file(sq.file()) & our_pawns).is_empty() {
             pieces += w.rook_open_file;
         }
-        if sq.file() == their_king.file() && (attacks::between(sq, their_king) & occ).is_empty() {
-            king += w.rook_on_king_file;
+        if sq.file() == their_king.file() || sq.rank() == their_king.rank() {
+            match (attacks::between(sq, their_king) & occ).count() {
+                0 if sq.file() == their_king.file() => king += w.rook_on_king_file,
+                1 => king += w.rook_xray_king,
+                _ => {}
+            }
         }
     }
     for sq in pos.pieces(us, PieceKind::Horse) {
         let a = attacks::horse_attacks(sq, occ);
         let n = (a - ours - their_pawn_attacks).count() as i32;
+        palace_attackers += !(a & their_palace).is_empty() as usize;
         mobility += w.horse_mobility * n + w.horse_mobility_table[n.min(8) as usize];
         if n <= 1 {
             mobility += w.horse_trapped;
@@ -328,6 +337,7 @@ fn full_terms(
     for sq in pos.pieces(us, PieceKind::Cannon) {
         let xray = attacks::cannon_attacks(sq, occ);
         let n = (attacks::rook_attacks(sq, occ) - occ).count() as usize;
+        palace_attackers += !(xray & their_palace).is_empty() as usize;
         mobility += w.cannon_mobility * n as i32 + w.cannon_mobility_table[n.min(17)];
         if xray.is_empty() {
             pieces += w.cannon_no_screen;
@@ -353,9 +363,35 @@ fn full_terms(
                 _ => {}
             }
         }
+        if (sq.file() == their_king.file() || sq.rank() == their_king.rank())
+            && (attacks::between(sq, their_king) & occ).count() == 2
+        {
+            king += w.cannon_xray_king;
+        }
         if back_rank(them).has(sq) && back_rank(them).has(their_king) {
             king += w.bottom_cannon;
         }
+    }
+    let pair = |kind| pos.pieces(us, kind).count() >= 2;
+    for (kind, bonus) in [
+        (PieceKind::Rook, w.rook_pair),
+        (PieceKind::Horse, w.horse_pair),
+        (PieceKind::Cannon, w.cannon_pair),
+    ] {
+        if pair(kind) {
+            pieces += bonus;
+        }
+    }
+    let elephants = pos.pieces(us, PieceKind::Elephant);
+    if pair(PieceKind::Elephant)
+        && !(attacks::elephant_attacks(elephants.lsb(), occ) & elephants).is_empty()
+    {
+        pieces += w.elephants_connected;
+    }
+    let advisors = pos.pieces(us, PieceKind::Advisor);
+    if pair(PieceKind::Advisor) && !(attacks::advisor_attacks(advisors.lsb()) & advisors).is_empty()
+    {
+        pieces += w.advisors_connected;
     }
     let crossed = our_pawns & enemy_half(us);
     for sq in crossed {
@@ -388,6 +424,7 @@ fn full_terms(
     };
     let attacked = (maps[u].offence & their_palace).count() as usize;
     king += w.palace_attack * attacked as i32 + w.palace_attack_table[attacked.min(9)];
+    king += w.king_attackers_table[palace_attackers.min(6)];
     king += w.safe_check * safe_checks(pos, us, &maps[them.index()]).min(SAFE_CHECKS_MAX);
 
     terms[2][u] += mobility;
@@ -407,6 +444,8 @@ struct AttackMaps {
     pawns: Bitboard,
     /// Attacked by a horse or a cannon.
     minors: Bitboard,
+    /// Attacked by a rook.
+    rooks: Bitboard,
 }
 
 impl AttackMaps {
@@ -440,6 +479,7 @@ impl AttackMaps {
             all,
             pawns,
             minors,
+            rooks,
         }
     }
 }
@@ -475,7 +515,7 @@ fn king_escapes(pos: &Position, c: Color, their_maps: &AttackMaps) -> Bitboard {
 
 /// Threats against the pieces of colour `us` (a penalty, so usually negative):
 /// pieces attacked and not defended, rooks, horses and cannons attacked by pawns,
-/// rooks attacked by horses or cannons.
+/// rooks attacked by horses or cannons, horses and cannons attacked by rooks.
 fn threats(pos: &Position, us: Color, w: &EvalParams, maps: &[AttackMaps; 2]) -> S {
     let (ours, theirs) = (&maps[us.index()], &maps[(!us).index()]);
     let pieces = pos.color(us) - pos.pieces(us, PieceKind::King);
@@ -486,6 +526,8 @@ fn threats(pos: &Position, us: Color, w: &EvalParams, maps: &[AttackMaps; 2]) ->
     w.hanging * hanging.count() as i32
         + w.threat_by_pawn * (majors & theirs.pawns).count() as i32
         + w.rook_threatened * (pos.pieces(us, PieceKind::Rook) & theirs.minors).count() as i32
+        + w.minor_threatened
+            * ((majors - pos.pieces(us, PieceKind::Rook)) & theirs.rooks).count() as i32
 }
 
 #[inline(always)]
@@ -607,6 +649,62 @@ mod tests {
             king_escapes(&pos, Color::Black, &red),
             Bitboard::from_square(Square::E8)
         );
+    }
+
+    /// How many times the weight that `set` writes counts for Red and for Black in
+    /// `fen` (the weight set to 1,000 in the middlegame, against 0).
+    fn fired(fen: &str, set: impl Fn(&mut EvalParams, S)) -> [i32; 2] {
+        let pos = Position::from_fen(fen).unwrap();
+        let sides = |v: S| {
+            let mut p = params::DEFAULT;
+            set(&mut p, v);
+            let b = breakdown_with(&pos, Knowledge::Full, &Weights::new(p));
+            [0, 1].map(|c| b.terms.iter().map(|t| t[c].mg).sum::<i32>())
+        };
+        let (on, off) = (sides(S { mg: 1000, eg: 0 }), sides(S::ZERO));
+        [(on[0] - off[0]) / 1000, (on[1] - off[1]) / 1000]
+    }
+
+    #[test]
+    fn rooks_and_cannons_aiming_at_the_king_through_pieces() {
+        let rook = |p: &mut EvalParams, v| p.rook_xray_king = v;
+        // One piece between on the file, then on the rank.
+        assert_eq!(fired("4k4/9/9/9/4p4/9/9/9/9/3KR4 w", rook), [1, 0]);
+        assert_eq!(fired("R1n1k4/9/9/9/9/9/9/9/9/3K5 w", rook), [1, 0]);
+        // Two pieces between: no longer a pin.
+        assert_eq!(fired("4k4/9/9/9/4p4/9/4P4/9/9/3KR4 w", rook), [0, 0]);
+        let cannon = |p: &mut EvalParams, v| p.cannon_xray_king = v;
+        assert_eq!(fired("4k4/9/9/9/4p4/9/4P4/9/9/3KC4 w", cannon), [1, 0]);
+        assert_eq!(fired("4k4/9/9/9/4p4/4p4/4P4/9/9/3KC4 w", cannon), [0, 0]);
+    }
+
+    #[test]
+    fn connected_defenders_and_piece_pairs() {
+        let elephants = |p: &mut EvalParams, v| p.elephants_connected = v;
+        assert_eq!(fired("4k4/9/9/9/9/9/9/4B4/9/2BK5 w", elephants), [1, 0]);
+        assert_eq!(fired("4k4/9/9/9/9/9/9/9/9/2BK2B2 w", elephants), [0, 0]);
+        let advisors = |p: &mut EvalParams, v| p.advisors_connected = v;
+        assert_eq!(fired("3aka3/9/9/9/9/9/9/9/4A4/3AK4 w", advisors), [1, 0]);
+        let rooks = |p: &mut EvalParams, v| p.rook_pair = v;
+        assert_eq!(fired("r3k4/9/9/9/9/9/9/9/9/R2K4R w", rooks), [1, 0]);
+    }
+
+    #[test]
+    fn king_attackers_and_minors_attacked_by_rooks() {
+        // The red rook on e0 attacks the black horse on e5.
+        let minor = |p: &mut EvalParams, v| p.minor_threatened = v;
+        assert_eq!(fired("3k5/9/9/9/4n4/9/9/9/9/4RK3 w", minor), [0, 1]);
+        let count = |n: usize| {
+            move |p: &mut EvalParams, v| {
+                p.king_attackers_table = [S::ZERO; 7];
+                p.king_attackers_table[n] = v;
+            }
+        };
+        // Red: the rook on d1 attacks d7-d9 of the black palace and the horse on
+        // f6 attacks e8 and d7: two attackers. Black attacks nothing.
+        let fen = "4k4/9/9/5N3/9/9/9/9/3R5/5K3 w";
+        assert_eq!(fired(fen, count(2)), [1, 0]);
+        assert_eq!(fired(fen, count(0)), [0, 1]);
     }
 
     #[test]

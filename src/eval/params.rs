@@ -6,9 +6,10 @@
 //! cannon; advisor = elephant ≈ 2 pawns; a pawn across the river ≈ 2 pawns at home;
 //! cannons are stronger than horses with many pieces on the board and weaker in
 //! the endgame), then adjusted by self-play and the bench positions, then tuned by
-//! `chuhan tune` on 72,000 quiet positions of Chuhan's games labelled half by the
-//! game's result and half by a 3,000-node Fairy-Stockfish search (`scripts/fsf_label.py`;
-//! the CHANGELOG has the run). No value is taken from another engine's tables.
+//! `chuhan tune` on quiet positions of Chuhan's games (160,000 in the last run)
+//! labelled half by the game's result and half by a 3,000-node Fairy-Stockfish
+//! search (`scripts/fsf_label.py`; the CHANGELOG has the runs). No value is taken
+//! from another engine's tables.
 //!
 //! The weights that [`crate::tools::tune`] can change are fields of [`EvalParams`];
 //! [`DEFAULT`] holds the values the engine plays with. Integer constants that are
@@ -124,6 +125,24 @@ pub struct EvalParams {
     pub threat_by_pawn: S,
     /// A rook attacked by an enemy horse or cannon.
     pub rook_threatened: S,
+    /// A rook on the enemy king's file or rank with exactly one piece between: a
+    /// pin of an enemy piece or a discovered check by ours.
+    pub rook_xray_king: S,
+    /// A cannon on the enemy king's file or rank with exactly two pieces between:
+    /// one of them moving away gives check (a pin or a discovered check).
+    pub cannon_xray_king: S,
+    /// Both elephants, guarding each other.
+    pub elephants_connected: S,
+    /// Both advisors, guarding each other.
+    pub advisors_connected: S,
+    /// Both rooks still on the board.
+    pub rook_pair: S,
+    /// Both horses still on the board.
+    pub horse_pair: S,
+    /// Both cannons still on the board.
+    pub cannon_pair: S,
+    /// A horse or cannon attacked by an enemy rook.
+    pub minor_threatened: S,
     /// Bonus for the side to move.
     pub tempo: S,
     /// Per-point corrections of the piece-square formulas, by
@@ -143,6 +162,9 @@ pub struct EvalParams {
     /// King safety by the number of enemy palace points we attack (0–9), on top of
     /// [`EvalParams::palace_attack`] per point.
     pub palace_attack_table: [S; 10],
+    /// King safety by the number of our rooks, horses and cannons that attack a
+    /// point of the enemy palace (0–6).
+    pub king_attackers_table: [S; 7],
 }
 
 /// Points of a half board (files a–e, ranks 0–9): the size of one
@@ -167,85 +189,93 @@ pub const fn pst_index(f: i32, r: i32) -> usize {
 #[rustfmt::skip]
 pub const DEFAULT: EvalParams = EvalParams {
     material: [
-        s(1927, 889),
-        s(758, 387),
-        s(256, 70),
-        s(230, 122),
+        s(3323, 435),
+        s(756, 420),
+        s(248, 74),
+        s(204, 127),
         s(0, 0),
-        s(928, 375),
-        s(118, 134),
+        s(981, 425),
+        s(114, 131),
     ],
-    pawn_crossed: s(104, 29),
-    pawn_advance: s(134, -4),
-    pawn_palace_file: s(160, 47),
-    pawn_back_rank: s(-152, -62),
-    pawn_home_center: s(93, 74),
-    horse_center: s(-15, -11),
-    horse_edge: s(-47, 31),
-    horse_back_rank: s(-139, 10),
-    horse_near_palace: s(116, 4),
-    rook_across: s(55, -41),
-    rook_undeveloped: s(-46, -70),
-    cannon_center_file: s(38, 1),
-    cannon_across: s(7, -97),
-    king_off_home: s(-120, 23),
-    advisor_center: s(61, 5),
-    elephant_center: s(58, -3),
-    rook_mobility: s(8, -2),
-    horse_mobility: s(25, 0),
-    cannon_mobility: s(5, -3),
-    horse_trapped: s(2, -120),
-    cannon_live_target: s(73, 44),
-    cannon_no_screen: s(-10, 12),
-    rook_open_file: s(37, 34),
-    pawn_connected: s(360, -164),
-    missing_advisor: s(-516, -2),
-    missing_elephant: s(-216, 31),
-    hollow_cannon: s(103, 9),
+    pawn_crossed: s(116, 32),
+    pawn_advance: s(131, -4),
+    pawn_palace_file: s(159, 67),
+    pawn_back_rank: s(-153, -70),
+    pawn_home_center: s(94, 77),
+    horse_center: s(-14, -14),
+    horse_edge: s(-61, 29),
+    horse_back_rank: s(-163, 2),
+    horse_near_palace: s(131, -3),
+    rook_across: s(22, -31),
+    rook_undeveloped: s(-57, -32),
+    cannon_center_file: s(-21, -10),
+    cannon_across: s(-2, -100),
+    king_off_home: s(-122, 21),
+    advisor_center: s(-50, 26),
+    elephant_center: s(-36, 23),
+    rook_mobility: s(9, 4),
+    horse_mobility: s(22, -2),
+    cannon_mobility: s(1, -4),
+    horse_trapped: s(0, -110),
+    cannon_live_target: s(75, 23),
+    cannon_no_screen: s(26, 31),
+    rook_open_file: s(24, 23),
+    pawn_connected: s(458, -193),
+    missing_advisor: s(-539, -3),
+    missing_elephant: s(-203, 23),
+    hollow_cannon: s(175, -23),
     cannon_pins_center_horse: s(50, 20),
-    bottom_cannon: s(18, 2),
-    palace_attack: s(6, 4),
+    bottom_cannon: s(-33, 19),
+    palace_attack: s(9, 1),
     rook_on_king_file: s(30, 15),
-    safe_check: s(149, -21),
-    king_no_escape: s(-17, 190),
-    hanging: s(-68, -35),
-    threat_by_pawn: s(-167, -124),
-    rook_threatened: s(-87, 102),
-    tempo: s(133, -11),
+    safe_check: s(164, -23),
+    king_no_escape: s(-5, 177),
+    hanging: s(-63, -36),
+    threat_by_pawn: s(-177, -122),
+    rook_threatened: s(-92, 103),
+    rook_xray_king: s(87, 22),
+    cannon_xray_king: s(90, 24),
+    elephants_connected: s(100, -40),
+    advisors_connected: s(98, -17),
+    rook_pair: s(-1147, -88),
+    horse_pair: s(45, 56),
+    cannon_pair: s(58, -122),
+    minor_threatened: s(-53, -66),
+    tempo: s(136, -12),
     pst_delta: [
         // rook
         [
-            s(-42, -29), s(-11, -50), s(-44, -39), s(39, -40), s(0, 2),
-            s(-65, -36), s(-72, -23), s(-44, -11), s(-8, 4), s(-9, -2),
-            s(-58, -11), s(6, 10), s(9, 9), s(44, 13), s(31, 28),
-            s(-8, 24), s(-19, 5), s(31, 27), s(71, 9), s(11, 53),
-            s(11, 10), s(18, 9), s(74, 11), s(51, 8), s(22, 50),
-            s(-30, -1), s(-50, -5), s(7, -18), s(-28, 39), s(27, 28),
-            s(5, 3), s(-32, 1), s(61, -34), s(5, 6), s(-26, 30),
-            s(-29, -12), s(-40, -7), s(-33, -9), s(1, 38), s(35, 54),
-            s(-43, -31), s(-22, -34), s(2, -31), s(49, -12), s(21, 23),
-            s(-15, -25), s(45, -38), s(42, -25), s(37, -5), s(10, 11),
+            s(-42, -29), s(-17, -42), s(-44, -69), s(45, -54), s(2, 4),
+            s(-73, -31), s(-102, -6), s(-67, 0), s(20, 16), s(-27, -1),
+            s(-60, -14), s(21, 0), s(17, 23), s(50, 28), s(57, 39),
+            s(-15, 27), s(-43, 5), s(39, 30), s(74, -2), s(5, 44),
+            s(26, 5), s(20, 7), s(84, 1), s(59, 0), s(18, 52),
+            s(-44, 9), s(-54, 2), s(8, -32), s(-34, 53), s(-5, 25),
+            s(27, 2), s(-16, 1), s(71, -44), s(31, -8), s(-40, 21),
+            s(-31, -4), s(-42, -6), s(-59, 3), s(13, 56), s(5, 47),
+            s(-58, -18), s(-1, -40), s(-7, -26), s(37, -1), s(29, 22),
+            s(-12, -13), s(68, -63), s(49, -40), s(63, 4), s(3, 0),
         ],
         // horse
         [
-            s(-3, 2), s(17, -45), s(5, 2), s(59, 68), s(-7, -6),
-            s(-17, -12), s(-12, -6), s(-61, 2), s(-50, 13), s(-57, -35),
-            s(23, -20), s(-11, -25), s(-8, -35), s(30, 5), s(-1, -7),
-            s(1, -3), s(8, -2), s(-26, 5), s(-37, 1), s(36, 2),
-            s(3, -3), s(9, 47), s(94, 13), s(2, 0), s(-9, -1),
-            s(12, -5), s(-4, 11), s(7, 14), s(106, 16), s(-2, -6),
-            s(19, -23), s(98, 42), s(-59, 3), s(35, -16), s(-63, -10),
-            s(49, 53), s(38, 34), s(-102, -5), s(34, -10), s(37, 36),
-            s(-10, -13), s(-16, 0), s(74, 13), s(22, 4), s(-3, -13),
-            s(-8, -5), s(12, 18), s(29, 32), s(8, 12), s(3, 3),
+            s(-14, -10), s(39, -48), s(-11, -10), s(78, 106), s(-21, -16),
+            s(-23, -13), s(-4, -2), s(-60, 11), s(-40, 19), s(-70, -28),
+            s(23, 0), s(-38, -38), s(-7, -43), s(27, 0), s(-38, -21),
+            s(-12, -19), s(7, -14), s(-54, 39), s(-63, 10), s(51, -13),
+            s(-1, -6), s(12, 64), s(122, 11), s(24, -15), s(-21, 6),
+            s(26, -2), s(2, 14), s(5, 29), s(158, -4), s(-7, 6),
+            s(17, -39), s(142, 13), s(-67, 8), s(27, -21), s(-68, 6),
+            s(76, 70), s(48, 24), s(-120, 25), s(55, -34), s(40, 27),
+            s(-23, -24), s(-60, 0), s(87, -4), s(14, 2), s(-7, -11),
+            s(1, 14), s(-3, 25), s(40, 34), s(9, 13), s(5, 3),
         ],
         // elephant
         [
-            s(0, 0), s(0, 0), s(10, -27), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(0, -26), s(0, 0), s(0, 0),
             s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
-            s(-17, -26), s(0, 0), s(0, 0), s(0, 0), s(76, -44),
+            s(-8, -26), s(0, 0), s(0, 0), s(0, 0), s(76, -44),
             s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
-            s(0, 0), s(0, 0), s(1, -2), s(0, 0), s(0, 0),
+            s(0, 0), s(0, 0), s(2, -3), s(0, 0), s(0, 0),
             s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
             s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
             s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
@@ -254,9 +284,9 @@ pub const DEFAULT: EvalParams = EvalParams {
         ],
         // advisor
         [
-            s(0, 0), s(0, 0), s(0, 0), s(36, -17), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(29, -15), s(0, 0),
             s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(95, -42),
-            s(0, 0), s(0, 0), s(0, 0), s(-4, -23), s(0, 0),
+            s(0, 0), s(0, 0), s(0, 0), s(3, -25), s(0, 0),
             s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
             s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
             s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
@@ -267,9 +297,9 @@ pub const DEFAULT: EvalParams = EvalParams {
         ],
         // king
         [
-            s(0, 0), s(0, 0), s(0, 0), s(19, 18), s(108, -41),
-            s(0, 0), s(0, 0), s(0, 0), s(-14, 12), s(-19, 11),
-            s(0, 0), s(0, 0), s(0, 0), s(-64, -16), s(-29, 15),
+            s(0, 0), s(0, 0), s(0, 0), s(-10, 26), s(110, -42),
+            s(0, 0), s(0, 0), s(0, 0), s(10, 4), s(-8, 8),
+            s(0, 0), s(0, 0), s(0, 0), s(-78, -13), s(-22, 15),
             s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
             s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
             s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
@@ -280,50 +310,54 @@ pub const DEFAULT: EvalParams = EvalParams {
         ],
         // cannon
         [
-            s(-13, -2), s(-47, -12), s(-10, -46), s(13, 5), s(-8, 19),
-            s(13, 10), s(-2, -5), s(12, -31), s(27, -5), s(-6, -16),
-            s(39, 9), s(-23, -21), s(58, -15), s(85, 6), s(21, 20),
-            s(-2, -10), s(2, -11), s(-10, -24), s(21, -10), s(40, -22),
-            s(-33, 25), s(27, -9), s(25, -29), s(7, 20), s(-4, 22),
-            s(5, 19), s(-12, 15), s(-17, -6), s(-2, -9), s(65, -31),
-            s(28, 30), s(14, 17), s(76, -13), s(-20, -27), s(71, -25),
-            s(1, -16), s(-47, 11), s(11, -11), s(-23, -17), s(-30, -2),
-            s(18, 40), s(-38, 21), s(-34, -7), s(-15, -15), s(-16, -18),
-            s(61, 2), s(25, -6), s(-56, -58), s(-82, -50), s(-47, -58),
+            s(-30, 5), s(-96, -26), s(-16, -57), s(24, -13), s(-8, 37),
+            s(24, 11), s(-1, -21), s(16, -39), s(35, 0), s(-7, -9),
+            s(26, 12), s(-23, -23), s(52, -18), s(86, 11), s(32, 39),
+            s(10, -10), s(2, -24), s(-8, -38), s(17, -21), s(75, -22),
+            s(-62, 43), s(47, -21), s(24, -23), s(9, 32), s(3, 46),
+            s(18, 47), s(17, 20), s(10, -6), s(9, 1), s(63, -22),
+            s(36, 38), s(18, 15), s(89, -14), s(-12, -21), s(89, -32),
+            s(7, -21), s(-18, 5), s(26, 13), s(-43, -20), s(-43, 3),
+            s(9, 73), s(-47, 22), s(-37, 7), s(-50, -29), s(-28, -31),
+            s(35, 0), s(29, -28), s(-49, -48), s(-99, -71), s(-91, -118),
         ],
         // pawn
         [
             s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
             s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
             s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
-            s(-38, 20), s(0, 0), s(-21, -19), s(0, 0), s(31, -20),
-            s(5, 12), s(0, 0), s(57, -5), s(0, 0), s(-12, 28),
-            s(-30, 4), s(24, 16), s(51, 25), s(2, -30), s(5, -10),
-            s(-57, 12), s(-11, 0), s(-14, 37), s(-10, -46), s(-18, -23),
-            s(-52, -9), s(-18, -32), s(21, 28), s(23, 86), s(22, 44),
-            s(-43, -73), s(-23, -52), s(24, 10), s(85, -20), s(18, 33),
-            s(-7, -17), s(-12, -8), s(22, 90), s(4, -37), s(-15, -35),
+            s(-42, 27), s(0, 0), s(-26, -27), s(0, 0), s(33, -29),
+            s(11, 14), s(0, 0), s(59, -7), s(0, 0), s(-14, 37),
+            s(-31, -5), s(50, 22), s(50, 15), s(-9, -12), s(4, -8),
+            s(-61, 18), s(-7, 6), s(-24, 39), s(-25, -55), s(-18, -38),
+            s(-57, -5), s(-36, -21), s(19, 49), s(-2, 114), s(25, 48),
+            s(-53, -116), s(-15, -72), s(32, 24), s(131, -33), s(26, 32),
+            s(-15, -30), s(-9, -1), s(34, 108), s(2, -51), s(-19, -34),
         ],
     ],
     rook_mobility_table: [
-        s(2, 0), s(-18, -5), s(12, -23), s(-18, 6), s(-4, -11),
-        s(-3, 3), s(12, 20), s(25, -4), s(11, 10), s(3, -3),
-        s(-5, 5), s(0, 10), s(2, -6), s(-22, 27), s(5, 0),
-        s(-3, 14), s(5, -24), s(-4, -21),
+        s(7, 0), s(-30, -12), s(27, -55), s(-11, 14), s(-1, -18),
+        s(-6, 12), s(5, 43), s(32, -9), s(8, 25), s(5, 0),
+        s(-4, 12), s(-3, 16), s(-2, 1), s(-26, 31), s(7, -7),
+        s(-13, 12), s(10, -35), s(3, -30),
     ],
     horse_mobility_table: [
-        s(4, 2), s(-4, -2), s(-8, -16), s(5, 8), s(-2, 8),
-        s(12, 13), s(-3, -9), s(1, 8), s(-3, -10),
+        s(4, 3), s(-4, -3), s(-8, -24), s(5, 11), s(-3, 12),
+        s(12, 16), s(-3, -8), s(3, 6), s(-4, -13),
     ],
     cannon_mobility_table: [
-        s(0, 9), s(-26, -7), s(-4, 3), s(-13, -25), s(12, -2),
-        s(25, 0), s(2, 2), s(-1, 20), s(5, -2), s(-13, 11),
-        s(20, 8), s(20, -14), s(5, -7), s(-13, 7), s(14, -1),
-        s(3, 17), s(-9, 6), s(-26, -24),
+        s(-3, 25), s(-47, -12), s(-10, 7), s(-21, -52), s(12, -8),
+        s(30, -1), s(6, 6), s(0, 32), s(17, -2), s(-1, 17),
+        s(30, 5), s(38, -21), s(20, -7), s(-9, 16), s(30, 0),
+        s(4, 30), s(-31, 9), s(-60, -43),
     ],
     palace_attack_table: [
-        s(22, 20), s(-4, -15), s(-7, -2), s(-10, -6), s(-14, -9),
-        s(-9, 4), s(4, 2), s(15, 5), s(2, 1), s(0, 0),
+        s(28, 36), s(-6, -18), s(-9, -11), s(-4, -12), s(-17, -16),
+        s(-24, 4), s(-1, 6), s(26, 9), s(6, 3), s(0, 0),
+    ],
+    king_attackers_table: [
+        s(-13, -29), s(-24, 7), s(-16, -7), s(30, 23), s(22, 5),
+        s(2, 0), s(0, 0),
     ],
 };
 
@@ -427,6 +461,14 @@ impl EvalParams {
         v.push(("hanging".into(), &mut self.hanging));
         v.push(("threat_by_pawn".into(), &mut self.threat_by_pawn));
         v.push(("rook_threatened".into(), &mut self.rook_threatened));
+        v.push(("rook_xray_king".into(), &mut self.rook_xray_king));
+        v.push(("cannon_xray_king".into(), &mut self.cannon_xray_king));
+        v.push(("elephants_connected".into(), &mut self.elephants_connected));
+        v.push(("advisors_connected".into(), &mut self.advisors_connected));
+        v.push(("rook_pair".into(), &mut self.rook_pair));
+        v.push(("horse_pair".into(), &mut self.horse_pair));
+        v.push(("cannon_pair".into(), &mut self.cannon_pair));
+        v.push(("minor_threatened".into(), &mut self.minor_threatened));
         v.push(("tempo".into(), &mut self.tempo));
         if with_pst {
             for (k, row) in self.pst_delta.iter_mut().enumerate() {
@@ -443,6 +485,7 @@ impl EvalParams {
                 ("horse_mobility", &mut self.horse_mobility_table[..]),
                 ("cannon_mobility", &mut self.cannon_mobility_table[..]),
                 ("palace_attack", &mut self.palace_attack_table[..]),
+                ("king_attackers", &mut self.king_attackers_table[..]),
             ] {
                 for (n, value) in values.iter_mut().enumerate() {
                     v.push((format!("table.{table}.{n}"), value));
