@@ -316,12 +316,11 @@ fn full_terms(
         if (Bitboard::file(sq.file()) & our_pawns).is_empty() {
             pieces += w.rook_open_file;
         }
-        if sq.file() == their_king.file() || sq.rank() == their_king.rank() {
-            match (attacks::between(sq, their_king) & occ).count() {
-                0 if sq.file() == their_king.file() => king += w.rook_on_king_file,
-                1 => king += w.rook_xray_king,
-                _ => {}
-            }
+        // Pieces between the rook and the enemy king (none when not aligned).
+        match (attacks::between(sq, their_king) & occ).count() {
+            0 if sq.file() == their_king.file() => king += w.rook_on_king_file,
+            1 => king += w.rook_xray_king,
+            _ => {}
         }
     }
     for sq in pos.pieces(us, PieceKind::Horse) {
@@ -343,30 +342,26 @@ fn full_terms(
             pieces += w.cannon_no_screen;
         }
         pieces += w.cannon_live_target * (xray & their_pieces_no_pawns).count() as i32;
-        if sq.file() == their_king.file() {
-            let between = attacks::between(sq, their_king) & occ;
-            match between.count() {
-                0 => king += w.hollow_cannon,
-                1 => {
-                    let screen = between.lsb();
-                    let center = match them {
-                        Color::Red => Square::E1,
-                        Color::Black => Square::E8,
-                    };
-                    if screen == center
-                        && pos.piece_at(screen).map(|p| (p.color, p.kind))
-                            == Some((them, PieceKind::Horse))
-                    {
-                        king += w.cannon_pins_center_horse;
-                    }
+        // Pieces between the cannon and the enemy king (none when not aligned).
+        let between = attacks::between(sq, their_king) & occ;
+        let on_file = sq.file() == their_king.file();
+        match between.count() {
+            0 if on_file => king += w.hollow_cannon,
+            1 if on_file => {
+                let screen = between.lsb();
+                let center = match them {
+                    Color::Red => Square::E1,
+                    Color::Black => Square::E8,
+                };
+                if screen == center
+                    && pos.piece_at(screen).map(|p| (p.color, p.kind))
+                        == Some((them, PieceKind::Horse))
+                {
+                    king += w.cannon_pins_center_horse;
                 }
-                _ => {}
             }
-        }
-        if (sq.file() == their_king.file() || sq.rank() == their_king.rank())
-            && (attacks::between(sq, their_king) & occ).count() == 2
-        {
-            king += w.cannon_xray_king;
+            2 => king += w.cannon_xray_king,
+            _ => {}
         }
         if back_rank(them).has(sq) && back_rank(them).has(their_king) {
             king += w.bottom_cannon;
@@ -519,15 +514,13 @@ fn king_escapes(pos: &Position, c: Color, their_maps: &AttackMaps) -> Bitboard {
 fn threats(pos: &Position, us: Color, w: &EvalParams, maps: &[AttackMaps; 2]) -> S {
     let (ours, theirs) = (&maps[us.index()], &maps[(!us).index()]);
     let pieces = pos.color(us) - pos.pieces(us, PieceKind::King);
-    let majors = pos.pieces(us, PieceKind::Rook)
-        | pos.pieces(us, PieceKind::Horse)
-        | pos.pieces(us, PieceKind::Cannon);
+    let rooks = pos.pieces(us, PieceKind::Rook);
+    let minors = pos.pieces(us, PieceKind::Horse) | pos.pieces(us, PieceKind::Cannon);
     let hanging = (pieces & theirs.all) - ours.all;
     w.hanging * hanging.count() as i32
-        + w.threat_by_pawn * (majors & theirs.pawns).count() as i32
-        + w.rook_threatened * (pos.pieces(us, PieceKind::Rook) & theirs.minors).count() as i32
-        + w.minor_threatened
-            * ((majors - pos.pieces(us, PieceKind::Rook)) & theirs.rooks).count() as i32
+        + w.threat_by_pawn * ((rooks | minors) & theirs.pawns).count() as i32
+        + w.rook_threatened * (rooks & theirs.minors).count() as i32
+        + w.minor_threatened * (minors & theirs.rooks).count() as i32
 }
 
 #[inline(always)]
