@@ -2,8 +2,8 @@
 //! 1 µs), hits filed directly and under the mirror, a miss, and the ElephantEye
 //! reader on a small book.
 
-use chuhan::book::{Book, BookAssembler, BookMove, BookSet, OwnBook, fold};
-use chuhan::core::Position;
+use chuhan_engine::book::{Book, BookAssembler, BookMove, BookSet, OwnBook, fold};
+use chuhan_engine::core::Position;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -119,9 +119,9 @@ fn probe(c: &mut Criterion) {
     // ElephantEye's reader on a BOOK.DAT-sized book (about 12,000 records).
     let mut records: Vec<[u8; 8]> = Vec::new();
     for p in stored.iter().take(3000) {
-        let lock = chuhan::book::eleeye::lock(p);
+        let lock = chuhan_engine::book::eleeye::lock(p);
         for b in book.probe(p) {
-            let point = |sq: chuhan::core::Square| {
+            let point = |sq: chuhan_engine::core::Square| {
                 (sq.file().index() + 3) as u16 + ((9 - sq.rank().index() + 3) as u16) * 16
             };
             let wmv = point(b.mv.from()) | point(b.mv.to()) << 8;

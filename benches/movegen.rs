@@ -1,7 +1,7 @@
 //! Move-generator benchmarks: legal generation over a fixed position list,
 //! make/unmake, bulk-counted perft 4 from the start position, and the slider lookups.
 
-use chuhan::core::{Bitboard, Position, Square, attacks, perft};
+use chuhan_engine::core::{Bitboard, Position, Square, attacks, perft};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 

@@ -1,9 +1,9 @@
 //! Speed of the notation layer: writing and reading every legal move of a set of
 //! positions in each notation, PGN reading and writing, and board pictures.
 
-use chuhan::core::{Move, Position};
-use chuhan::notation::pgn::{self, WriteOptions};
-use chuhan::notation::{Game, IccsStyle, Notation, Script, diagram, parse_move};
+use chuhan_engine::core::{Move, Position};
+use chuhan_engine::notation::pgn::{self, WriteOptions};
+use chuhan_engine::notation::{Game, IccsStyle, Notation, Script, diagram, parse_move};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 

@@ -2,8 +2,8 @@
 //! repetition cycles, and the search-facing repetition test with and without a
 //! repetition.
 
-use chuhan::core::{Move, PieceKind, Position};
-use chuhan::rules::{ClassCache, RuleSet, judge_position, repetition, repetition_cached};
+use chuhan_engine::core::{Move, PieceKind, Position};
+use chuhan_engine::rules::{ClassCache, RuleSet, judge_position, repetition, repetition_cached};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 

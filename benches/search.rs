@@ -1,12 +1,12 @@
 //! Criterion benchmarks of the search's hot parts: evaluation, SEE, the move picker
 //! and a fixed-depth search.
 
-use chuhan::core::{Move, Position};
-use chuhan::eval::{EvalConfig, evaluate};
-use chuhan::search::bench::POSITIONS;
-use chuhan::search::history::History;
-use chuhan::search::picker::{MovePicker, OrderContext};
-use chuhan::search::{Engine, EngineOption, Limits, see};
+use chuhan_engine::core::{Move, Position};
+use chuhan_engine::eval::{EvalConfig, evaluate};
+use chuhan_engine::search::bench::POSITIONS;
+use chuhan_engine::search::history::History;
+use chuhan_engine::search::picker::{MovePicker, OrderContext};
+use chuhan_engine::search::{Engine, EngineOption, Limits, see};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -30,7 +30,7 @@ fn bench_see(c: &mut Criterion) {
     let caps: Vec<(Position, Move)> = ps
         .iter()
         .flat_map(|p| {
-            p.generate(chuhan::core::GenType::Captures)
+            p.generate(chuhan_engine::core::GenType::Captures)
                 .iter()
                 .map(|&m| (p.clone(), m))
                 .collect::<Vec<_>>()

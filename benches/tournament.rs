@@ -1,11 +1,11 @@
 //! Pairing speed: the 定位編排 Swiss pairing of a late round, the 附錄一 table.
 
-use chuhan::core::Color;
-use chuhan::tools::tournament::config::FirstRound;
-use chuhan::tools::tournament::lots::Lots;
-use chuhan::tools::tournament::player::PlayerId;
-use chuhan::tools::tournament::round_robin::RoundRobinTable;
-use chuhan::tools::tournament::swiss::{SwissPlayer, first_round, pair_round};
+use chuhan_arena::tournament::config::FirstRound;
+use chuhan_arena::tournament::lots::Lots;
+use chuhan_arena::tournament::player::PlayerId;
+use chuhan_arena::tournament::round_robin::RoundRobinTable;
+use chuhan_arena::tournament::swiss::{SwissPlayer, first_round, pair_round};
+use chuhan_engine::core::Color;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 

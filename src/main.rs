@@ -1,7 +1,19 @@
 //! The `chuhan` binary. With no arguments it is the UCCI/UCI daemon on
-//! stdin/stdout; with a subcommand it runs one of the tools in [`chuhan::tools`].
+//! stdin/stdout; with a subcommand it runs one of the tools, one module per subcommand.
+//! The engine lives in the `chuhan_engine` crate, everything that drives engines in
+//! `chuhan_arena`; this crate only parses arguments and prints.
 
-use chuhan::tools;
+mod bench;
+mod book;
+mod convert;
+mod judge;
+mod r#match;
+mod perft;
+mod show;
+mod suite;
+mod tournament;
+mod tune;
+
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
@@ -19,44 +31,44 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Count the leaf nodes of the legal move tree (move-generator test and benchmark).
-    Perft(tools::perft_cmd::PerftArgs),
+    Perft(perft::PerftArgs),
     /// Search the bench positions to a fixed depth: node count (signature) and speed.
-    Bench(tools::bench_cmd::BenchArgs),
+    Bench(bench::BenchArgs),
     /// Convert moves between ICCS, WXF and Chinese notation, or records (PGN, XQF) to PGN.
-    Convert(tools::convert_cmd::ConvertArgs),
+    Convert(convert::ConvertArgs),
     /// Show a position, or a record's position at a ply, as a board (and as SVG).
-    Show(tools::show_cmd::ShowArgs),
+    Show(show::ShowArgs),
     /// Opening books: compile, dump, build from games, generate by search, probe.
-    Book(tools::book_cmd::BookArgs),
+    Book(book::BookArgs),
     /// Rule on a game: status, repetition verdict (棋例, CXA 2011 or AXF), legal moves.
-    Judge(tools::judge_cmd::JudgeArgs),
+    Judge(judge::JudgeArgs),
     /// Play engines (UCCI or UCI) against each other, refereed by Chuhan's rules:
     /// Elo, SPRT, PGN.
-    Match(Box<tools::match_cmd::MatchArgs>),
+    Match(Box<r#match::MatchArgs>),
     /// Run (or resume) an engine tournament from a JSON configuration.
-    Tournament(tools::tournament_cmd::TournamentArgs),
+    Tournament(tournament::TournamentArgs),
     /// Make a balanced opening suite for matches with Chuhan's own analysis.
-    Suite(tools::suite_cmd::SuiteArgs),
+    Suite(suite::SuiteArgs),
     /// Tune the evaluation weights on game records (Texel's method).
-    Tune(tools::tune_cmd::TuneArgs),
+    Tune(tune::TuneArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => {
-            chuhan::protocol::run_stdio();
+            chuhan_engine::protocol::run_stdio();
             ExitCode::SUCCESS
         }
-        Some(Command::Perft(args)) => tools::perft_cmd::run(&args),
-        Some(Command::Bench(args)) => tools::bench_cmd::run(&args),
-        Some(Command::Convert(args)) => tools::convert_cmd::run(&args),
-        Some(Command::Show(args)) => tools::show_cmd::run(&args),
-        Some(Command::Book(args)) => tools::book_cmd::run(&args),
-        Some(Command::Judge(args)) => tools::judge_cmd::run(&args),
-        Some(Command::Match(args)) => tools::match_cmd::run(&args),
-        Some(Command::Tournament(args)) => tools::tournament_cmd::run(&args),
-        Some(Command::Suite(args)) => tools::suite_cmd::run(&args),
-        Some(Command::Tune(args)) => tools::tune_cmd::run(&args),
+        Some(Command::Perft(args)) => perft::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Convert(args)) => convert::run(&args),
+        Some(Command::Show(args)) => show::run(&args),
+        Some(Command::Book(args)) => book::run(&args),
+        Some(Command::Judge(args)) => judge::run(&args),
+        Some(Command::Match(args)) => r#match::run(&args),
+        Some(Command::Tournament(args)) => tournament::run(&args),
+        Some(Command::Suite(args)) => suite::run(&args),
+        Some(Command::Tune(args)) => tune::run(&args),
     }
 }

@@ -2,11 +2,11 @@
 //! mirror, an ElephantEye BOOK.DAT fixture written here from the documented layout,
 //! recognition and rejection of damaged files, the builder and the CLI.
 
-use chuhan::book::{
+use chuhan_engine::book::{
     Book, BookAssembler, BookBuilder, BookError, BookFormat, BookMove, BookSet, BuildOptions,
     EntryError, Game, GameResult, OwnBook, Randomness, Wdl, fold, text,
 };
-use chuhan::core::{Move, Position};
+use chuhan_engine::core::{Move, Position};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -634,7 +634,7 @@ fn cli_build_reads_pgn_and_xqf() {
     assert!(out.status.success(), "{stderr}");
     assert!(stdout.contains("3 games (1 with problems)"), "{stdout}");
     assert!(stderr.contains("games.pgn (game 3)"), "{stderr}");
-    let book = chuhan::book::Book::open(dir.join("r.book")).unwrap();
+    let book = chuhan_engine::book::Book::open(dir.join("r.book")).unwrap();
     let mut pos = Position::startpos();
     let at_start = book.probe(&pos);
     let weight = |moves: &[BookMove], m: &str| {
@@ -667,7 +667,7 @@ fn cli_build_reads_pgn_and_xqf() {
 
 #[test]
 fn generated_books_follow_the_searches_and_do_not_depend_on_threads() {
-    use chuhan::tools::book_generator::{GenerateOptions, generate, weight};
+    use chuhan_arena::book_generator::{GenerateOptions, generate, weight};
     let options = GenerateOptions {
         plies: 3,
         depth: 3,

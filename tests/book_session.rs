@@ -3,9 +3,9 @@
 //! bad files give one error line, and banned or repeating book moves are skipped.
 //! Timeouts are hang guards only.
 
-use chuhan::book::builtin::{BUILTIN_BYTES, builtin};
-use chuhan::book::{BookAssembler, BookMove};
-use chuhan::core::{Move, Position};
+use chuhan_engine::book::builtin::{BUILTIN_BYTES, builtin};
+use chuhan_engine::book::{BookAssembler, BookMove};
+use chuhan_engine::core::{Move, Position};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};

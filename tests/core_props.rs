@@ -1,7 +1,7 @@
 //! Invariants of the core, checked over random legal playouts (proptest), plus the
 //! invalid-FEN corpus and parser robustness.
 
-use chuhan::core::{
+use chuhan_engine::core::{
     FenProblemKind, GenType, Move, Position, Setup, Square, movegen::legal_moves_reference, perft,
 };
 use proptest::prelude::*;

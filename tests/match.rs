@@ -9,20 +9,20 @@
 //! (see [`fake::Spec`] for its settings). Fake engines answer at once (or after a
 //! fixed tiny delay); waits are bounded by short guards, never asserted.
 
-use chuhan::core::{Color, Position};
-use chuhan::notation::{GameResult as RecordResult, pgn};
-use chuhan::rules::{RuleSet, game_status};
-use chuhan::tools::r#match::dialect::Dialect;
-use chuhan::tools::r#match::engine::{Engine, Timeouts};
-use chuhan::tools::r#match::game::Fault;
-use chuhan::tools::r#match::limit::Limit;
-use chuhan::tools::r#match::process::TrafficLog;
-use chuhan::tools::r#match::runner::{self, MatchConfig, MatchEvent, Summary};
-use chuhan::tools::r#match::sprt::SprtState;
-use chuhan::tools::r#match::stats::Tally;
-use chuhan::tools::tournament::config::{EngineConfig, Opening, Protocol, RankBase};
-use chuhan::tools::tournament::game::Termination;
-use chuhan::tools::tournament::scoring::GameResult;
+use chuhan_arena::r#match::dialect::Dialect;
+use chuhan_arena::r#match::engine::{Engine, Timeouts};
+use chuhan_arena::r#match::game::Fault;
+use chuhan_arena::r#match::limit::Limit;
+use chuhan_arena::r#match::process::TrafficLog;
+use chuhan_arena::r#match::runner::{self, MatchConfig, MatchEvent, Summary};
+use chuhan_arena::r#match::sprt::SprtState;
+use chuhan_arena::r#match::stats::Tally;
+use chuhan_arena::tournament::config::{EngineConfig, Opening, Protocol, RankBase};
+use chuhan_arena::tournament::game::Termination;
+use chuhan_arena::tournament::scoring::GameResult;
+use chuhan_engine::core::{Color, Position};
+use chuhan_engine::notation::{GameResult as RecordResult, pgn};
+use chuhan_engine::rules::{RuleSet, game_status};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
@@ -47,7 +47,7 @@ mod fake {
     //! * `delay=MS`: waits that long before each answer;
     //! * `starts=PATH`: appends a line to PATH at every start.
 
-    use chuhan::core::{Move, Position, START_FEN};
+    use chuhan_engine::core::{Move, Position, START_FEN};
     use std::collections::HashMap;
     use std::io::{BufRead, Write};
     use std::time::Duration;
@@ -74,7 +74,7 @@ mod fake {
         }
     }
 
-    fn square_text(sq: chuhan::core::Square, one_based: bool) -> String {
+    fn square_text(sq: chuhan_engine::core::Square, one_based: bool) -> String {
         let rank = sq.rank().index() + usize::from(one_based);
         format!("{}{rank}", sq.file().to_char())
     }
@@ -925,9 +925,9 @@ fn games_ending_by_the_rules_rejudge_the_same_from_their_pgn() {
         let end = r.position_at(r.ply_count()).unwrap();
         let status = game_status(&end, RuleSet::Axf);
         let want = match status.winner.unwrap() {
-            chuhan::rules::Winner::Red => RecordResult::RedWins,
-            chuhan::rules::Winner::Black => RecordResult::BlackWins,
-            chuhan::rules::Winner::Draw => RecordResult::Draw,
+            chuhan_engine::rules::Winner::Red => RecordResult::RedWins,
+            chuhan_engine::rules::Winner::Black => RecordResult::BlackWins,
+            chuhan_engine::rules::Winner::Draw => RecordResult::Draw,
         };
         assert_eq!(r.result, want, "{:?}", r.tag("Termination"));
     }
@@ -985,9 +985,9 @@ fn the_tournament_cli_runs_a_round_robin_with_real_processes() {
 
 #[test]
 fn a_tournament_player_forfeits_an_engine_that_cannot_start() {
-    use chuhan::tools::r#match::player::MatchPlayer;
-    use chuhan::tools::tournament::clock::ClockSetting;
-    use chuhan::tools::tournament::game::{Absence, GameId, GameOutcome, GamePlayer, GameSpec};
+    use chuhan_arena::r#match::player::MatchPlayer;
+    use chuhan_arena::tournament::clock::ClockSetting;
+    use chuhan_arena::tournament::game::{Absence, GameId, GameOutcome, GamePlayer, GameSpec};
     let mut missing = engine("Missing", "");
     missing.command = "/nonexistent/engine".into();
     let spec = GameSpec {
@@ -1004,7 +1004,8 @@ fn a_tournament_player_forfeits_an_engine_that_cannot_start() {
         rules: Default::default(),
         opening: None,
     };
-    let notation = chuhan::notation::Notation::Iccs(chuhan::notation::IccsStyle::Compact);
+    let notation =
+        chuhan_engine::notation::Notation::Iccs(chuhan_engine::notation::IccsStyle::Compact);
     let mut player = MatchPlayer::new(1, notation, None).with_timeouts(timeouts());
     assert_eq!(
         player.play(&spec).unwrap(),
@@ -1024,14 +1025,14 @@ fn a_tournament_player_forfeits_an_engine_that_cannot_start() {
 
 #[test]
 fn the_shipped_opening_suites_load() {
-    use chuhan::tools::r#match::openings;
+    use chuhan_arena::r#match::openings;
     for (file, count) in [("books/openings.txt", 100), ("books/openings-600.txt", 600)] {
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(file);
         let suite = openings::load(&path).unwrap();
         assert_eq!(suite.len(), count, "{file}");
         let mut seen = std::collections::HashSet::new();
         for o in &suite {
-            assert_eq!(o.fen(), chuhan::core::START_FEN);
+            assert_eq!(o.fen(), chuhan_engine::core::START_FEN);
             assert!((6..=10).contains(&o.moves().len()), "{:?}", o.moves());
             assert!(seen.insert(o.moves().to_vec()), "duplicate {:?}", o.moves());
         }

@@ -67,7 +67,7 @@ fn convert_records() {
     let pgn = "[Game \"Chinese Chess\"]\n[Red \"甲\"]\n1. 炮二平五 馬８進７ {評注} 2. 馬二進三 1-0\n\n\
                [Game \"Chinese Chess\"]\n1. 炮二平五 炮二平五 炮二平五 *\n\n\
                1. h2e2 *\n";
-    std::fs::write(&input, chuhan::notation::charset::encode_gbk(pgn)).unwrap();
+    std::fs::write(&input, chuhan_engine::notation::charset::encode_gbk(pgn)).unwrap();
     let out = temp("out.pgn");
     let o = chuhan(&[
         "convert",
@@ -89,14 +89,14 @@ fn convert_records() {
     assert!(written.contains("[Format \"WXF\"]"));
     assert!(written.contains("1. C2.5 H8+7 {評注}"), "{written}");
     assert!(written.contains("[Red \"甲\"]"));
-    let games = chuhan::notation::pgn::read(&written).unwrap();
+    let games = chuhan_engine::notation::pgn::read(&written).unwrap();
     assert_eq!(games.len(), 2);
     // GBK output for older tools, to standard output.
     let o = chuhan(&["convert", "--pgn", out.to_str().unwrap(), "--gbk"]);
     assert!(o.status.success());
     assert!(std::str::from_utf8(&o.stdout).is_err());
-    let (text, cs) = chuhan::notation::charset::decode(&o.stdout);
-    assert_eq!(cs, chuhan::notation::charset::Charset::Gbk);
+    let (text, cs) = chuhan_engine::notation::charset::decode(&o.stdout);
+    assert_eq!(cs, chuhan_engine::notation::charset::Charset::Gbk);
     assert!(text.contains("炮二平五"));
     let o = chuhan(&["convert", "--pgn", "/nonexistent/x.pgn"]);
     assert_eq!(o.status.code(), Some(2));

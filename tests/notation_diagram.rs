@@ -3,8 +3,8 @@
 //! with the expected elements, and renders with a real renderer (`rsvg-convert`):
 //! required when `CHUHAN_REQUIRE_RSVG=1`, otherwise run when the tool is installed.
 
-use chuhan::core::{Color, Piece, PieceKind, Position, Square};
-use chuhan::notation::diagram::{self, Arrow, ArrowStyle, SvgOptions, TextOptions};
+use chuhan_engine::core::{Color, Piece, PieceKind, Position, Square};
+use chuhan_engine::notation::diagram::{self, Arrow, ArrowStyle, SvgOptions, TextOptions};
 use std::process::Command;
 
 fn width(s: &str) -> usize {

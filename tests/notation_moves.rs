@@ -3,8 +3,8 @@
 //! in pieces sharing a file), uniqueness of formatted text, error kinds, and parser
 //! robustness on arbitrary input.
 
-use chuhan::core::{Color, Move, Piece, PieceKind, Position, Setup, Square};
-use chuhan::notation::{
+use chuhan_engine::core::{Color, Move, Piece, PieceKind, Position, Setup, Square};
+use chuhan_engine::notation::{
     self, IccsStyle, MoveErrorKind, Notation, Script, chinese, iccs, parse_move, wxf,
 };
 use proptest::prelude::*;

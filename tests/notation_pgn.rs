@@ -3,9 +3,9 @@
 //! comments and variations in every notation and in GBK, several games per file,
 //! error reports and recovery, and robustness on arbitrary and truncated input.
 
-use chuhan::core::{Color, Position};
-use chuhan::notation::pgn::{self, PgnErrorKind, WriteOptions};
-use chuhan::notation::{
+use chuhan_engine::core::{Color, Position};
+use chuhan_engine::notation::pgn::{self, PgnErrorKind, WriteOptions};
+use chuhan_engine::notation::{
     Game, GameResult, IccsStyle, Line, MoveErrorKind, Node, Notation, Script, charset, record,
 };
 use proptest::prelude::*;
@@ -103,7 +103,7 @@ fn a_real_game_in_simplified_chinese() {
     let p = g.position_at(44).unwrap();
     assert_eq!(p.side_to_move(), Color::Red);
     let horses: Vec<_> = p
-        .pieces(Color::Red, chuhan::core::PieceKind::Horse)
+        .pieces(Color::Red, chuhan_engine::core::PieceKind::Horse)
         .into_iter()
         .filter(|s| s.file().to_char() == 'g')
         .collect();
@@ -393,7 +393,7 @@ proptest! {
     fn move_lists_never_panic(
         text in "(position |startpos |fen |moves |[a-i][0-9][a-i][0-9] |[0-9]\\. |, |rnbakabnr/9 |w |- |[0-9] |# c\n|炮二平五 ){0,20}"
     ) {
-        if let Ok(g) = chuhan::notation::move_list::read(&text) {
+        if let Ok(g) = chuhan_engine::notation::move_list::read(&text) {
             let mut p = g.start.clone();
             for m in g.moves() {
                 prop_assert!(p.is_legal(m));

@@ -3,10 +3,10 @@
 //! every version, encrypted ones included (with comments and variations), and
 //! truncated or corrupt files that must give clear errors, never panics.
 
-use chuhan::core::{Color, PieceKind, Position, Square};
-use chuhan::notation::pgn;
-use chuhan::notation::xqf::{self, XqfError};
-use chuhan::notation::{Game, GameResult, Notation, Script, record};
+use chuhan_engine::core::{Color, PieceKind, Position, Square};
+use chuhan_engine::notation::pgn;
+use chuhan_engine::notation::xqf::{self, XqfError};
+use chuhan_engine::notation::{Game, GameResult, Notation, Script, record};
 use proptest::prelude::*;
 
 #[path = "fixtures/xqf_example.rs"]
@@ -57,7 +57,7 @@ fn xy(sq: Square) -> u8 {
 /// stores them: a record, its continuation's subtree, then its next alternative.
 /// (Variations whose own first move has variations do not occur in the samples.)
 fn records(g: &Game) -> Vec<Rec> {
-    use chuhan::notation::Node;
+    use chuhan_engine::notation::Node;
     fn rec(n: &Node, next: bool, sibling: bool) -> Rec {
         Rec {
             from: xy(n.mv.from()),
@@ -67,7 +67,7 @@ fn records(g: &Game) -> Vec<Rec> {
             comment: n
                 .comment
                 .as_ref()
-                .map(|c| chuhan::notation::charset::encode_gbk(c)),
+                .map(|c| chuhan_engine::notation::charset::encode_gbk(c)),
         }
     }
     /// `main[0]` and the first moves of its variations are the children of one
@@ -92,7 +92,7 @@ fn records(g: &Game) -> Vec<Rec> {
             .line
             .comment
             .as_ref()
-            .map(|c| chuhan::notation::charset::encode_gbk(c)),
+            .map(|c| chuhan_engine::notation::charset::encode_gbk(c)),
     }];
     if !g.line.nodes.is_empty() {
         children(&mut out, &g.line.nodes);
@@ -182,7 +182,7 @@ fn build(g: &Game, version: u8, k: KeyBytes) -> Vec<u8> {
         GameResult::Unknown => 0,
     };
     let mut put_str = |at: usize, s: &str| {
-        let b = chuhan::notation::charset::encode_gbk(s);
+        let b = chuhan_engine::notation::charset::encode_gbk(s);
         f[at] = b.len() as u8;
         f[at + 1..at + 1 + b.len()].copy_from_slice(&b);
     };
@@ -370,8 +370,8 @@ fn nested(levels: usize) -> Vec<u8> {
     ];
     for level in 0..levels {
         let (alt, main) = cycle[level % 4];
-        let alt: chuhan::core::Move = alt.parse().unwrap();
-        let main: chuhan::core::Move = main.parse().unwrap();
+        let alt: chuhan_engine::core::Move = alt.parse().unwrap();
+        let main: chuhan_engine::core::Move = main.parse().unwrap();
         let last = level + 1 == levels;
         f.extend_from_slice(&[
             xy(alt.from()) + 0x18,

@@ -3,7 +3,7 @@
 //! ones are `#[ignore]`d: `make perft-deep` (or `cargo test --release --test perft
 //! -- --ignored`) runs them.
 
-use chuhan::core::{Position, perft};
+use chuhan_engine::core::{Position, perft};
 
 struct Case {
     id: String,

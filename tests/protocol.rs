@@ -1,7 +1,7 @@
 //! Scripted UCCI and UCI sessions against the built binary. Timeouts here are only
 //! hang guards (generous), never performance assertions.
 
-use chuhan::core::{Move, Position};
+use chuhan_engine::core::{Move, Position};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};

@@ -3,7 +3,7 @@
 //! occurrence, and the expected `must_vary` under `axf` and, where known, `cxa2011`
 //! ("draw" = must_vary "none"; "none" = no repetition).
 
-use chuhan::rules::{RuleSet, judge};
+use chuhan_engine::rules::{RuleSet, judge};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -100,8 +100,8 @@ fn cxa2011_cases() {
 /// rules a draw.
 #[test]
 fn both_sides_idle_shortcut_agrees_with_the_full_analysis() {
-    use chuhan::core::{Move, Position};
-    use chuhan::rules::cycle;
+    use chuhan_engine::core::{Move, Position};
+    use chuhan_engine::rules::cycle;
     let (mut cycles, mut shortcuts) = (0, 0);
     for case in cases() {
         let Ok(mut pos) = Position::from_fen(&case.fen) else {
@@ -182,11 +182,11 @@ fn or102_with_the_pawn_on_a_reachable_point() {
 /// Per-article tests: small positions built for one clause each (verified by hand
 /// with the reasoning in each comment).
 mod articles {
-    use chuhan::core::{Move, Position, Square};
-    use chuhan::rules::classify::{Exemption, Label, MoveClass, classify};
-    use chuhan::rules::mate::MateProbe;
-    use chuhan::rules::threat::{ChaseKind, Means};
-    use chuhan::rules::{RuleSet, Status, Winner, judge};
+    use chuhan_engine::core::{Move, Position, Square};
+    use chuhan_engine::rules::classify::{Exemption, Label, MoveClass, classify};
+    use chuhan_engine::rules::mate::MateProbe;
+    use chuhan_engine::rules::threat::{ChaseKind, Means};
+    use chuhan_engine::rules::{RuleSet, Status, Winner, judge};
 
     const CXA: RuleSet = RuleSet::Cxa2011;
     const AXF: RuleSet = RuleSet::Axf;
@@ -641,8 +641,8 @@ mod articles {
 
 /// Properties over random legal games that are steered into repetitions.
 mod properties {
-    use chuhan::core::{Move, Position, Terminal};
-    use chuhan::rules::{RuleSet, Status, Winner, judge_position, repetition};
+    use chuhan_engine::core::{Move, Position, Terminal};
+    use chuhan_engine::rules::{RuleSet, Status, Winner, judge_position, repetition};
     use proptest::prelude::*;
 
     /// Plays `steps` from the start position: each step either reverses the mover's

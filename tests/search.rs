@@ -1,14 +1,14 @@
 //! Search behaviour: the move picker through perft, mate finding checked against a
 //! brute-force solver, and the engine never answering an illegal or banned move.
 
-use chuhan::core::{Move, Position, perft};
-use chuhan::rules::{RuleSet, judge_position};
-use chuhan::search::history::History;
-use chuhan::search::picker::{MovePicker, OrderContext};
-use chuhan::search::repetition::RepetitionRules;
-use chuhan::search::score::Score;
-use chuhan::search::score::{RULE_BOUND, Value, is_mate};
-use chuhan::search::{Engine, EngineOption, Limits};
+use chuhan_engine::core::{Move, Position, perft};
+use chuhan_engine::rules::{RuleSet, judge_position};
+use chuhan_engine::search::history::History;
+use chuhan_engine::search::picker::{MovePicker, OrderContext};
+use chuhan_engine::search::repetition::RepetitionRules;
+use chuhan_engine::search::score::Score;
+use chuhan_engine::search::score::{RULE_BOUND, Value, is_mate};
+use chuhan_engine::search::{Engine, EngineOption, Limits};
 use proptest::prelude::*;
 use std::sync::LazyLock;
 
@@ -183,7 +183,7 @@ fn the_mated_side_sees_its_fate() {
 #[test]
 fn no_legal_move_gives_no_best_move() {
     let pos = Position::from_fen("R2k5/R8/9/9/9/9/9/9/9/4K4 b").unwrap();
-    assert_eq!(pos.terminal(), chuhan::core::Terminal::Checkmate);
+    assert_eq!(pos.terminal(), chuhan_engine::core::Terminal::Checkmate);
     let mut e = Engine::new();
     e.set_position(pos);
     let b = e.search(Limits::depth(3)).unwrap();
@@ -241,19 +241,21 @@ fn banned_and_searchmoves_are_respected() {
 
 struct OneMoveBook(Move);
 
-impl chuhan::search::OpeningBook for OneMoveBook {
+impl chuhan_engine::search::OpeningBook for OneMoveBook {
     fn pick(
         &self,
         pos: &Position,
         banned: &[Move],
-        _randomness: chuhan::book::Randomness,
+        _randomness: chuhan_engine::book::Randomness,
         _seed: u64,
-    ) -> Option<chuhan::book::BookMove> {
-        (pos.game_ply() == 0 && !banned.contains(&self.0)).then_some(chuhan::book::BookMove {
-            mv: self.0,
-            weight: 1,
-            wdl: None,
-        })
+    ) -> Option<chuhan_engine::book::BookMove> {
+        (pos.game_ply() == 0 && !banned.contains(&self.0)).then_some(
+            chuhan_engine::book::BookMove {
+                mv: self.0,
+                weight: 1,
+                wdl: None,
+            },
+        )
     }
 }
 
@@ -280,7 +282,7 @@ fn multipv_reports_distinct_lines() {
     let rx = e.go(Limits::depth(5)).unwrap();
     let mut firsts = std::collections::HashSet::new();
     for ev in rx.iter() {
-        if let chuhan::search::Event::Info(i) = ev
+        if let chuhan_engine::search::Event::Info(i) = ev
             && i.depth == 5
         {
             firsts.insert((i.multipv, i.pv[0]));
@@ -305,7 +307,7 @@ fn two_threads_find_the_mate_too() {
 // ---------------------------------------------------------------------------
 
 fn random_position(seed: u64, plies: usize) -> Position {
-    let fens = chuhan::search::bench::POSITIONS;
+    let fens = chuhan_engine::search::bench::POSITIONS;
     let mut pos = Position::from_fen(fens[(seed % fens.len() as u64) as usize]).unwrap();
     let mut x = seed | 1;
     for _ in 0..plies {

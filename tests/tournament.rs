@@ -2,17 +2,17 @@
 //! the end, interrupted runs resume to the same results file and standings, and
 //! withdrawals, forfeits and foreign results files are handled as the rules say.
 
-use chuhan::core::Move;
-use chuhan::tools::tournament::config::TournamentConfig;
-use chuhan::tools::tournament::event::{Event, Standings};
-use chuhan::tools::tournament::game::{
+use chuhan_arena::tournament::config::TournamentConfig;
+use chuhan_arena::tournament::event::{Event, Standings};
+use chuhan_arena::tournament::game::{
     Absence, GameOutcome, GamePlayer, GameSpec, PlayError, PlayedGame, Termination,
 };
-use chuhan::tools::tournament::lots::Lots;
-use chuhan::tools::tournament::player::PlayerId;
-use chuhan::tools::tournament::results::{Record, ResultsFile};
-use chuhan::tools::tournament::runner::{Progress, RunError, Runner};
-use chuhan::tools::tournament::scoring::GameResult;
+use chuhan_arena::tournament::lots::Lots;
+use chuhan_arena::tournament::player::PlayerId;
+use chuhan_arena::tournament::results::{Record, ResultsFile};
+use chuhan_arena::tournament::runner::{Progress, RunError, Runner};
+use chuhan_arena::tournament::scoring::GameResult;
+use chuhan_engine::core::Move;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -395,7 +395,7 @@ fn round_robin_withdrawals_follow_section_nineteen() {
         .iter()
         .map(|x| (x.round, x.kind))
         .collect();
-    use chuhan::tools::tournament::standings::EntryKind::{ForfeitLoss, Played};
+    use chuhan_arena::tournament::standings::EntryKind::{ForfeitLoss, Played};
     assert_eq!(
         kinds,
         [(1, Played), (2, Played), (3, Played), (4, ForfeitLoss)]
@@ -403,7 +403,7 @@ fn round_robin_withdrawals_follow_section_nineteen() {
     let five = PlayerId(4);
     assert!(
         table.entries(five).iter().any(|x| x.round == 4
-            && x.kind == chuhan::tools::tournament::standings::EntryKind::ForfeitWin)
+            && x.kind == chuhan_arena::tournament::standings::EntryKind::ForfeitWin)
     );
 }
 
@@ -447,9 +447,9 @@ fn absent_engines_lose_by_forfeit() {
         table
             .entries(ghost)
             .iter()
-            .all(|x| x.kind == chuhan::tools::tournament::standings::EntryKind::ForfeitLoss)
+            .all(|x| x.kind == chuhan_arena::tournament::standings::EntryKind::ForfeitLoss)
     );
-    let report = chuhan::tools::tournament::report::Report::new(&e).to_string();
+    let report = chuhan_arena::tournament::report::Report::new(&e).to_string();
     assert!(report.contains('+') && report.contains('−'), "{report}");
 }
 
@@ -556,7 +556,7 @@ fn knockout_withdrawal_forfeits_the_next_match() {
     assert_eq!(r2.len(), 1, "E8 won round 1");
     assert!(matches!(
         r2[0].decision,
-        chuhan::tools::tournament::standings::Decision::Forfeit(_)
+        chuhan_arena::tournament::standings::Decision::Forfeit(_)
     ));
     let Standings::Knockout { placings, alive } = e.standings() else {
         panic!()

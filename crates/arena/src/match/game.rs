@@ -1,0 +1,590 @@
+//! One game between two engines, refereed by Chuhan's rules.
+//!
+//! After every move the position is judged with [`rules::game_status`]: mate,
+//! 困斃, a 棋例 verdict against the side that did not vary, the sixty-move limit,
+//! a dead position. An engine loses at once for an illegal move (or text that is
+//! no move), for a crash, for overstepping its time (§21: the move that oversteps
+//! still wins if it mates or stalemates), for a hang (no answer within the hang
+//! guard under a depth or node limit) and for answering without a move while it
+//! has legal moves. It loses by resigning (`bestmove … resign`); a draw is agreed
+//! when a UCCI engine answers our `go draw` (its opponent offered with
+//! `bestmove … draw`) with `bestmove … draw`, as in the UCCI League. Optional
+//! score adjudication ([`super::adjudication`]) comes last.
+//!
+//! When a repetition leaves the violator to move (it must vary, §23.5.2), UCCI
+//! engines are sent `banmoves` with the moves that would lose by repeating.
+//!
+//! The record is a [`notation::Game`] with the usual tags plus `Termination`,
+//! `TimeControl` and `Rules`, each move commented `score/depth time`
+//! (`+35/12 0.84s`), and the reason the game ended as the last comment.
+
+use super::adjudication::{Adjudication, Adjudicator, Decision};
+use super::dialect::{self, Offer};
+use super::engine::{Answer, Engine, EngineError, GameSoFar, Search};
+use super::limit::{GameLimit, Limit};
+use crate::tournament::clock::{MoveTiming, loses_on_time};
+use crate::tournament::config::Opening;
+use crate::tournament::game::Termination;
+use crate::tournament::scoring::GameResult;
+use chuhan_engine::core::{Color, Move, Position};
+use chuhan_engine::notation;
+use chuhan_engine::rules::{self, GameStatus, RuleSet, Status, Winner};
+use std::fmt;
+use std::time::Duration;
+
+/// Everything about a game except the engines.
+#[derive(Clone, Debug)]
+pub struct GameSetup {
+    /// PGN `Event`.
+    pub event: String,
+    /// PGN `Round` (the game number in a match, `round.board.game` in a tournament).
+    pub round: String,
+    /// PGN `Date` (`yyyy.mm.dd`).
+    pub date: String,
+    /// The start position and forced moves; the standard start when `None`.
+    pub opening: Option<Opening>,
+    /// The rules the game is judged by.
+    pub rules: RuleSet,
+    /// The search limit.
+    pub limit: Limit,
+    /// Latency forgiven beyond the clock or move time.
+    pub tolerance: Duration,
+    /// How long an untimed search may take before the engine counts as hung.
+    pub hang_timeout: Duration,
+    /// Score adjudication.
+    pub adjudication: Adjudication,
+}
+
+/// An engine misbehaving (what a soak test counts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Fault {
+    /// It could not be started or made ready for the game.
+    Start,
+    /// Its output closed during the game.
+    Crash,
+    /// No answer within the hang guard (depth or node limit).
+    Hang,
+    /// An illegal move, or move text that is no move.
+    IllegalMove,
+    /// Overstepped its time.
+    TimeForfeit,
+    /// Answered without a move while it had legal moves.
+    NoMove,
+}
+
+impl Fault {
+    /// All faults, in report order.
+    pub const ALL: [Fault; 6] = [
+        Fault::Start,
+        Fault::Crash,
+        Fault::Hang,
+        Fault::IllegalMove,
+        Fault::TimeForfeit,
+        Fault::NoMove,
+    ];
+
+    /// A short name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fault::Start => "start failure",
+            Fault::Crash => "crash",
+            Fault::Hang => "hang",
+            Fault::IllegalMove => "illegal move",
+            Fault::TimeForfeit => "time forfeit",
+            Fault::NoMove => "no move",
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// The result.
+    pub result: GameResult,
+    /// Why it ended.
+    pub termination: Termination,
+    /// The same in a sentence (`Black's move h9h0 is illegal`).
+    pub reason: String,
+    /// The engine fault that ended it, and whose.
+    pub fault: Option<(Color, Fault)>,
+    /// The moves played after the opening.
+    pub moves: Vec<Move>,
+    /// The record (opening moves included).
+    pub record: notation::Game,
+}
+
+/// Engines that could not be made ready for a game (the game is not played).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartFailure {
+    /// Red's error, if Red failed.
+    pub red: Option<EngineError>,
+    /// Black's error, if Black failed.
+    pub black: Option<EngineError>,
+}
+
+impl fmt::Display for StartFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(e) = &self.red {
+            parts.push(format!("Red engine: {e}"));
+        }
+        if let Some(e) = &self.black {
+            parts.push(format!("Black engine: {e}"));
+        }
+        f.write_str(&parts.join("; "))
+    }
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::Red => "Red",
+        Color::Black => "Black",
+    }
+}
+
+fn winner_result(w: Winner) -> GameResult {
+    match w {
+        Winner::Red => GameResult::RedWins,
+        Winner::Black => GameResult::BlackWins,
+        Winner::Draw => GameResult::Draw,
+    }
+}
+
+fn record_result(r: GameResult) -> notation::GameResult {
+    match r {
+        GameResult::RedWins => notation::GameResult::RedWins,
+        GameResult::BlackWins => notation::GameResult::BlackWins,
+        GameResult::Draw => notation::GameResult::Draw,
+    }
+}
+
+/// How the game ended, before it is written up.
+struct End {
+    result: GameResult,
+    termination: Termination,
+    reason: String,
+    fault: Option<(Color, Fault)>,
+}
+
+impl End {
+    fn loss(side: Color, termination: Termination, reason: String, fault: Option<Fault>) -> End {
+        End {
+            result: GameResult::win_for(!side),
+            termination,
+            reason,
+            fault: fault.map(|f| (side, f)),
+        }
+    }
+}
+
+/// The end the rules give, if the game is over.
+fn rules_end(status: &GameStatus, rules: RuleSet) -> Option<End> {
+    let winner = status.winner?;
+    let result = winner_result(winner);
+    let (termination, reason) = match status.status {
+        Status::Ongoing => return None,
+        Status::Checkmate => (
+            Termination::Checkmate,
+            format!(
+                "{} mates",
+                side_name(if winner == Winner::Red {
+                    Color::Red
+                } else {
+                    Color::Black
+                })
+            ),
+        ),
+        Status::Stalemate => (
+            Termination::Stalemate,
+            format!(
+                "{} has no legal move (困斃)",
+                side_name(if winner == Winner::Red {
+                    Color::Black
+                } else {
+                    Color::Red
+                })
+            ),
+        ),
+        Status::Repetition => {
+            let why = status
+                .cycle
+                .as_ref()
+                .map(|a| {
+                    let articles = a.verdict.articles.join(", ");
+                    if articles.is_empty() {
+                        a.verdict.reason.to_string()
+                    } else {
+                        format!("{} ({articles})", a.verdict.reason)
+                    }
+                })
+                .unwrap_or_default();
+            if winner == Winner::Draw {
+                (
+                    Termination::RepetitionDraw,
+                    format!("repetition, drawn by the {rules} rules: {why}"),
+                )
+            } else {
+                let loser = if winner == Winner::Red {
+                    Color::Black
+                } else {
+                    Color::Red
+                };
+                (
+                    Termination::RepetitionLoss,
+                    format!(
+                        "{} loses by the {rules} repetition rules: {why}",
+                        side_name(loser)
+                    ),
+                )
+            }
+        }
+        Status::SixtyMoves => (
+            Termination::MoveLimit,
+            "sixty moves without a capture (自然限著)".to_string(),
+        ),
+        Status::DeadPosition => (
+            Termination::DeadPosition,
+            "neither side has an attacking piece left".to_string(),
+        ),
+    };
+    Some(End {
+        result,
+        termination,
+        reason,
+        fault: None,
+    })
+}
+
+/// The moves the side to move must not play: those that would complete the cycle
+/// again and lose (only when the rules say it must vary now).
+fn banned_moves(pos: &Position, status: &GameStatus, rules: RuleSet) -> Vec<Move> {
+    if status.status != Status::Repetition || status.winner.is_some() {
+        return Vec::new();
+    }
+    let mover = pos.side_to_move();
+    let mut line = pos.clone();
+    let mut banned = Vec::new();
+    for &m in pos.legal_moves().iter() {
+        line.make_move(m);
+        let after = rules::game_status(&line, rules);
+        if after.status == Status::Repetition && after.winner == Some(Winner::side(!mover)) {
+            banned.push(m);
+        }
+        line.unmake_move();
+    }
+    banned
+}
+
+/// `+35/12 0.84s`, `0.84s` without a score.
+fn move_comment(info: Option<&dialect::Info>, elapsed: Duration) -> String {
+    let time = format!("{:.2}s", elapsed.as_secs_f64());
+    match info.and_then(|i| i.score.map(|s| (s, i.depth))) {
+        Some((s, Some(d))) => format!("{s}/{d} {time}"),
+        Some((s, None)) => format!("{s} {time}"),
+        None => time,
+    }
+}
+
+/// The moves so far and the last capture, for UCCI's `position` line.
+struct Played {
+    moves: Vec<Move>,
+    reset_fen: String,
+    reset_at: usize,
+}
+
+impl Played {
+    fn push(&mut self, pos: &mut Position, m: Move) {
+        let capture = pos.piece_at(m.to()).is_some();
+        pos.make_move(m);
+        self.moves.push(m);
+        if capture {
+            self.reset_fen = pos.to_fen();
+            self.reset_at = self.moves.len();
+        }
+    }
+}
+
+/// Makes both engines ready for a new game (starting them if needed).
+pub fn prepare(red: &mut Engine, black: &mut Engine) -> Result<(), StartFailure> {
+    let r = red.new_game().err();
+    let b = black.new_game().err();
+    if r.is_none() && b.is_none() {
+        Ok(())
+    } else {
+        Err(StartFailure { red: r, black: b })
+    }
+}
+
+/// Plays one game to the end. The engines must be ready ([`prepare`]).
+pub fn play(red: &mut Engine, black: &mut Engine, setup: &GameSetup) -> GameReport {
+    let (mut pos, forced) = match &setup.opening {
+        Some(o) => (
+            Position::from_fen(o.fen()).expect("openings hold a validated FEN"),
+            o.moves().to_vec(),
+        ),
+        None => (Position::startpos(), Vec::new()),
+    };
+    let start_fen = pos.to_fen();
+    let mut record = notation::Game::new(pos.clone());
+    for (k, v) in [
+        ("Event", setup.event.as_str()),
+        ("Site", "?"),
+        ("Date", setup.date.as_str()),
+        ("Round", setup.round.as_str()),
+        ("Red", red.config().name.as_str()),
+        ("Black", black.config().name.as_str()),
+    ] {
+        record.set_tag(k, v);
+    }
+    record.set_tag("TimeControl", &setup.limit.to_string());
+    record.set_tag("Rules", setup.rules.name());
+    let mut line = Played {
+        moves: Vec::new(),
+        reset_fen: start_fen.clone(),
+        reset_at: 0,
+    };
+    for &m in &forced {
+        line.push(&mut pos, m);
+        record.push(m);
+    }
+    if let Some(last) = record.line.nodes.last_mut() {
+        last.comment = Some("end of opening".to_string());
+    }
+    let mut limit = GameLimit::new(&setup.limit, setup.tolerance, setup.hang_timeout);
+    let mut adjudicator = Adjudicator::new(setup.adjudication);
+    let mut draw_offer: Option<Color> = None;
+    let mut status = rules::game_status(&pos, setup.rules);
+    let end = loop {
+        if let Some(end) = rules_end(&status, setup.rules) {
+            break end;
+        }
+        let side = pos.side_to_move();
+        let engine: &mut Engine = match side {
+            Color::Red => &mut *red,
+            Color::Black => &mut *black,
+        };
+        let banned = banned_moves(&pos, &status, setup.rules);
+        let thought = engine.think(&Search {
+            game: GameSoFar {
+                start_fen: &start_fen,
+                moves: &line.moves,
+                reset_fen: &line.reset_fen,
+                reset_at: line.reset_at,
+            },
+            limit: limit.go(side),
+            draw_offer: draw_offer == Some(!side),
+            banned: &banned,
+            deadline: limit.deadline(side),
+        });
+        let who = side_name(side);
+        let (text, offer) = match thought.answer {
+            Answer::Crashed => {
+                break End::loss(
+                    side,
+                    Termination::EngineFailure,
+                    format!("{who}'s engine crashed"),
+                    Some(Fault::Crash),
+                );
+            }
+            Answer::Late { killed } => {
+                let what = if killed { ", and was killed" } else { "" };
+                break if setup.limit.is_timed() {
+                    End::loss(
+                        side,
+                        Termination::TimeForfeit,
+                        format!("{who} lost on time{what}"),
+                        Some(Fault::TimeForfeit),
+                    )
+                } else {
+                    End::loss(
+                        side,
+                        Termination::EngineFailure,
+                        format!(
+                            "{who}'s engine did not answer within {} s{what}",
+                            setup.hang_timeout.as_secs_f64()
+                        ),
+                        Some(Fault::Hang),
+                    )
+                };
+            }
+            Answer::NoMove => {
+                break End::loss(
+                    side,
+                    Termination::EngineFailure,
+                    format!(
+                        "{who}'s engine gave no move with {} legal moves",
+                        pos.legal_moves().len()
+                    ),
+                    Some(Fault::NoMove),
+                );
+            }
+            Answer::Move { text, offer } => (text, offer),
+        };
+        if offer == Offer::Resign {
+            break End::loss(
+                side,
+                Termination::Resignation,
+                format!("{who} resigns"),
+                None,
+            );
+        }
+        if offer == Offer::Draw && draw_offer == Some(!side) {
+            break End {
+                result: GameResult::Draw,
+                termination: Termination::Agreement,
+                reason: format!("{who} accepts the draw offer"),
+                fault: None,
+            };
+        }
+        let Some(m) = dialect::parse_move(&text, engine.ranks()).filter(|&m| pos.is_legal(m))
+        else {
+            break End::loss(
+                side,
+                Termination::IllegalMove,
+                format!("{who}'s move `{text}` is illegal"),
+                Some(Fault::IllegalMove),
+            );
+        };
+        let timing = limit.charge(side, thought.elapsed);
+        line.push(&mut pos, m);
+        record.push(m);
+        let comment = move_comment(thought.info.as_ref(), thought.elapsed);
+        if let Some(node) = record.line.nodes.last_mut() {
+            node.comment = Some(match node.comment.take() {
+                Some(c) => format!("{c}; {comment}"),
+                None => comment,
+            });
+        }
+        if let MoveTiming::Overstepped { by } = timing
+            && loses_on_time(timing, pos.terminal())
+        {
+            break End::loss(
+                side,
+                Termination::TimeForfeit,
+                format!("{who} lost on time ({:.3} s over)", by.as_secs_f64()),
+                Some(Fault::TimeForfeit),
+            );
+        }
+        draw_offer = (offer == Offer::Draw).then_some(side);
+        adjudicator.record(side, thought.info.as_ref().and_then(|i| i.score));
+        status = rules::game_status(&pos, setup.rules);
+        if status.is_over() {
+            continue;
+        }
+        match adjudicator.decision(pos.fullmove()) {
+            Some(Decision::Loss(loser)) => {
+                break End::loss(
+                    loser,
+                    Termination::Adjudication,
+                    format!("{} is lost by the engines' agreed scores", side_name(loser)),
+                    None,
+                );
+            }
+            Some(Decision::Draw) => {
+                break End {
+                    result: GameResult::Draw,
+                    termination: Termination::Adjudication,
+                    reason: "drawn by the engines' agreed scores".to_string(),
+                    fault: None,
+                };
+            }
+            None => {}
+        }
+    };
+    record.result = record_result(end.result);
+    record.set_tag("Termination", end.termination.describe());
+    match record.line.nodes.last_mut() {
+        Some(node) => {
+            node.comment = Some(match node.comment.take() {
+                Some(c) => format!("{c}; {}", end.reason),
+                None => end.reason.clone(),
+            });
+        }
+        None => record.line.comment = Some(end.reason.clone()),
+    }
+    GameReport {
+        result: end.result,
+        termination: end.termination,
+        reason: end.reason,
+        fault: end.fault,
+        moves: line.moves[forced.len()..].to_vec(),
+        record,
+    }
+}
+
+/// Today's date as PGN writes it (`yyyy.mm.dd`, UTC).
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    pgn_date(secs / 86_400)
+}
+
+/// The PGN date of a day counted from 1970-01-01 (the proleptic Gregorian
+/// calendar, H. Hinnant's `civil_from_days`).
+pub fn pgn_date(days: u64) -> String {
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(11_016), "2000.02.29");
+        assert_eq!(pgn_date(19_782), "2024.02.29");
+        assert_eq!(pgn_date(20_454), "2026.01.01");
+    }
+
+    #[test]
+    fn banned_moves_only_when_the_violator_must_vary() {
+        // Perpetual mate threats (AXF-OR014): under CXA Red must vary. After Black
+        // completes the third occurrence Red is to move, and repeating loses.
+        let mut pos = Position::from_fen("2b2k3/9/4b2P1/3N5/1R6p/6P2/5p2r/8n/4p4/5K3 w").unwrap();
+        for m in "d6c8 f9f8 c8d6 f8f9 d6c8 f9f8 c8d6 f8f9 d6c8 f9f8".split(' ') {
+            pos.make_move(m.parse().unwrap());
+        }
+        let status = rules::game_status(&pos, RuleSet::Cxa2011);
+        assert_eq!((status.status, status.winner), (Status::Repetition, None));
+        let banned = banned_moves(&pos, &status, RuleSet::Cxa2011);
+        assert_eq!(banned, ["c8d6".parse::<Move>().unwrap()]);
+        // AXF rules the same cycle a draw: the game is over, nothing to ban.
+        let axf = rules::game_status(&pos, RuleSet::Axf);
+        assert!(banned_moves(&pos, &axf, RuleSet::Axf).is_empty());
+        // No repetition, no ban.
+        let start = Position::startpos();
+        let s = rules::game_status(&start, RuleSet::Cxa2011);
+        assert!(banned_moves(&start, &s, RuleSet::Cxa2011).is_empty());
+    }
+
+    #[test]
+    fn comments() {
+        let info = dialect::Info {
+            depth: Some(12),
+            score: Some(dialect::Score::Cp(35)),
+            ..Default::default()
+        };
+        assert_eq!(
+            move_comment(Some(&info), Duration::from_millis(842)),
+            "+35/12 0.84s"
+        );
+        assert_eq!(move_comment(None, Duration::from_millis(5)), "0.01s");
+    }
+}

@@ -1,0 +1,66 @@
+//! The engine-against-engine match runner behind `chuhan match`, refereed by
+//! Chuhan's own rules engine; also the game player of `chuhan tournament`.
+//!
+//! | concern | module |
+//! |---|---|
+//! | `--engine` settings | [`engine_arg`] |
+//! | UCCI and UCI text, rank bases | [`dialect`] |
+//! | engine processes, reading on threads, kills | [`process`] |
+//! | handshake, options, searching under a deadline | [`engine`] |
+//! | clocks, fixed time, depth, nodes | [`limit`] |
+//! | one refereed game and its record | [`game`] |
+//! | score adjudication | [`adjudication`] |
+//! | opening suites | [`openings`] |
+//! | game order, colours, openings | [`schedule`] |
+//! | Elo, error bars, LOS, pentanomial | [`stats`] |
+//! | SPRT | [`sprt`] |
+//! | the match loop, workers, early stop | [`runner`] |
+//! | the tournament's `GamePlayer` | [`player`] |
+//!
+//! Data flows one way: the runner hands a [`schedule::ScheduledGame`] to a
+//! worker, which makes its two [`engine::Engine`]s ready and lets
+//! [`game::play`] referee the game; the [`game::GameReport`] comes back to the
+//! runner, which updates the [`runner::Summary`] (tallies, pairs, faults, SPRT)
+//! and tells the caller. Nothing here prints; the CLI in
+//! `chuhan match` (the CLI crate) does.
+//!
+//! ```no_run
+//! use chuhan_arena::r#match::{engine_arg, limit::Limit, params, runner};
+//! let config = runner::MatchConfig {
+//!     engines: vec![
+//!         engine_arg::parse("./chuhan name=New").unwrap(),
+//!         engine_arg::parse("./chuhan-old name=Old").unwrap(),
+//!     ],
+//!     games: 100,
+//!     limit: Limit::clock("10+0.1".parse().unwrap()),
+//!     concurrency: 2,
+//!     openings: Vec::new(),
+//!     rules: Default::default(),
+//!     seed: None,
+//!     sprt: Some("elo0=0 elo1=5".parse().unwrap()),
+//!     adjudication: Default::default(),
+//!     tolerance: params::TOLERANCE,
+//!     hang_timeout: params::HANG_TIMEOUT,
+//!     timeouts: Default::default(),
+//!     event: "test".into(),
+//!     log: None,
+//! };
+//! let summary = runner::run(&config, |_event| {});
+//! let t = summary.pairings[0].tally;
+//! println!("{} - {} - {}", t.wins, t.losses, t.draws);
+//! ```
+
+pub mod adjudication;
+pub mod dialect;
+pub mod engine;
+pub mod engine_arg;
+pub mod game;
+pub mod limit;
+pub mod openings;
+pub mod params;
+pub mod player;
+pub mod process;
+pub mod runner;
+pub mod schedule;
+pub mod sprt;
+pub mod stats;

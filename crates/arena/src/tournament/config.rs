@@ -1,0 +1,768 @@
+//! The tournament configuration file (JSON): engines, format, clocks, rules,
+//! scoring, openings, withdrawals and output paths.
+//!
+//! ```json
+//! {
+//!   "event": "Chuhan test event",
+//!   "engines": [
+//!     {"name": "Chuhan", "command": "./chuhan", "protocol": "ucci", "options": {"hashsize": 64}},
+//!     {"name": "Other", "command": "node other.js", "protocol": "uci"}
+//!   ],
+//!   "format": {"type": "swiss", "rounds": 7},
+//!   "time_control": "600+5",
+//!   "rules": "cxa2011",
+//!   "scoring": {"win": 2, "draw": 1, "loss": 0},
+//!   "openings": [{"moves": ["h2e2", "h9g7"]}],
+//!   "draw_seed": 2024,
+//!   "output": {"results": "event.jsonl", "html": "event.html", "pgn": "event.pgn"}
+//! }
+//! ```
+//!
+//! Formats: `{"type": "round_robin", "games_per_pairing": 2}`;
+//! `{"type": "swiss", "rounds": 7, "first_round": "adjacent" | "first_last" |
+//! "half_cross", "seeded_halves": false, "tiebreak": "opponent_score" | "progressive"}`;
+//! `{"type": "knockout", "elimination": "single" | "double", "seeds": 4,
+//! "games_per_match": 2, "tiebreak_time_control": "600+10", "tiebreak_games": 2}`.
+//! The time control is a [`TimeControl`] string, or `{"red": "…", "black": "…"}` for
+//! time odds (6.5). Relative output paths are taken from the config file's folder.
+
+use super::clock::{ClockSetting, TimeControl};
+use super::params::DEFAULT_TOLERANCE_MS;
+use super::scoring::Scoring;
+use chuhan_engine::core::{Move, Position};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Duration;
+
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// Detected by the runner's handshake.
+    #[default]
+    Auto,
+    /// UCCI.
+    Ucci,
+    /// UCI.
+    Uci,
+}
+
+/// The rules games are judged by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RuleSet {
+    /// Chinese Xiangqi Association, 2011 competition rules.
+    #[default]
+    #[serde(rename = "cxa2011")]
+    Cxa2011,
+    /// Asian Xiangqi Federation rules.
+    #[serde(rename = "axf")]
+    Axf,
+}
+
+impl fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RuleSet::Cxa2011 => "cxa2011",
+            RuleSet::Axf => "axf",
+        })
+    }
+}
+
+/// One engine entered in the event.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct EngineConfig {
+    /// The name in tables and records (unique in the event).
+    pub name: String,
+    /// The shell command line that starts it.
+    pub command: String,
+    /// Its protocol.
+    #[serde(default)]
+    pub protocol: Protocol,
+    /// Options set after the handshake (values as text; JSON numbers and booleans
+    /// are accepted and written as text).
+    #[serde(default, deserialize_with = "option_values")]
+    pub options: BTreeMap<String, String>,
+    /// How its moves number the ranks (`"ranks": 0`, `1` or `"auto"`).
+    #[serde(default, skip_serializing_if = "RankBase::is_auto")]
+    pub ranks: RankBase,
+}
+
+/// How an engine numbers the ranks in its move text. Xiangqi UCCI and UCI use
+/// `a0`–`i9`; Fairy-Stockfish in plain UCI mode uses `a1`–`i10`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RankBase {
+    /// Decided by the match runner after the handshake: 1 for a UCI engine that
+    /// advertises `UCI_Variant` (Fairy-Stockfish's plain UCI), otherwise 0.
+    #[default]
+    Auto,
+    /// Ranks 0–9 (`h2e2`).
+    Zero,
+    /// Ranks 1–10 (`h3e3`).
+    One,
+}
+
+impl RankBase {
+    /// True for [`RankBase::Auto`].
+    pub fn is_auto(&self) -> bool {
+        *self == RankBase::Auto
+    }
+
+    /// The base as text: `auto`, `0` or `1`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RankBase::Auto => "auto",
+            RankBase::Zero => "0",
+            RankBase::One => "1",
+        }
+    }
+}
+
+impl FromStr for RankBase {
+    type Err = String;
+
+    /// Parses `0`, `1` or `auto`.
+    fn from_str(s: &str) -> Result<RankBase, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(RankBase::Auto),
+            "0" => Ok(RankBase::Zero),
+            "1" => Ok(RankBase::One),
+            other => Err(format!("rank base `{other}` is not 0, 1 or auto")),
+        }
+    }
+}
+
+impl Serialize for RankBase {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            RankBase::Auto => s.serialize_str("auto"),
+            RankBase::Zero => s.serialize_u8(0),
+            RankBase::One => s.serialize_u8(1),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for RankBase {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RankBase, D::Error> {
+        let text = match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(s) => s,
+            serde_json::Value::Number(n) => n.to_string(),
+            other => other.to_string(),
+        };
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+fn option_values<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<BTreeMap<String, String>, D::Error> {
+    use serde::de::Error;
+    let raw = BTreeMap::<String, serde_json::Value>::deserialize(d)?;
+    raw.into_iter()
+        .map(|(k, v)| {
+            let text = match v {
+                serde_json::Value::String(s) => s,
+                serde_json::Value::Number(n) => n.to_string(),
+                serde_json::Value::Bool(b) => b.to_string(),
+                other => {
+                    return Err(D::Error::custom(format!(
+                        "option `{k}`: value {other} is not text, a number or a boolean"
+                    )));
+                }
+            };
+            Ok((k, text))
+        })
+        .collect()
+}
+
+/// A start position and forced moves, validated: the FEN describes a legal
+/// position and every move is legal in turn.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Opening {
+    fen: String,
+    moves: Vec<Move>,
+}
+
+/// Why an opening is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningError {
+    /// The FEN does not describe a legal position.
+    Fen(String),
+    /// A move is not ICCS text.
+    MoveSyntax(String),
+    /// A move is not legal where it is played.
+    IllegalMove(String),
+    /// The moves end the game.
+    GameOver,
+}
+
+impl fmt::Display for OpeningError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningError::Fen(e) => write!(f, "bad FEN: {e}"),
+            OpeningError::MoveSyntax(m) => write!(f, "`{m}` is not a move"),
+            OpeningError::IllegalMove(m) => write!(f, "`{m}` is not legal there"),
+            OpeningError::GameOver => f.write_str("the opening leaves no legal move"),
+        }
+    }
+}
+
+impl std::error::Error for OpeningError {}
+
+impl Opening {
+    /// An opening from `fen` (the start position when `None`) and ICCS `moves`.
+    pub fn new(fen: Option<&str>, moves: &[String]) -> Result<Opening, OpeningError> {
+        let mut pos = match fen {
+            None => Position::startpos(),
+            Some(f) => Position::from_fen(f).map_err(|e| OpeningError::Fen(e.to_string()))?,
+        };
+        let start = pos.to_fen();
+        let mut played = Vec::with_capacity(moves.len());
+        for text in moves {
+            let m: Move = text
+                .parse()
+                .map_err(|_| OpeningError::MoveSyntax(text.clone()))?;
+            if !pos.legal_moves().contains(m) {
+                return Err(OpeningError::IllegalMove(text.clone()));
+            }
+            pos.make_move(m);
+            played.push(m);
+        }
+        if pos.legal_moves().is_empty() {
+            return Err(OpeningError::GameOver);
+        }
+        Ok(Opening {
+            fen: start,
+            moves: played,
+        })
+    }
+
+    /// The start position's FEN.
+    pub fn fen(&self) -> &str {
+        &self.fen
+    }
+
+    /// The forced moves from it.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct OpeningText {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fen: Option<String>,
+    #[serde(default)]
+    moves: Vec<String>,
+}
+
+impl Serialize for Opening {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        OpeningText {
+            fen: Some(self.fen.clone()),
+            moves: self.moves.iter().map(|m| m.to_string()).collect(),
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Opening {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Opening, D::Error> {
+        let t = OpeningText::deserialize(d)?;
+        Opening::new(t.fen.as_deref(), &t.moves).map_err(serde::de::Error::custom)
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum ClockText {
+    Even(TimeControl),
+    Odds {
+        red: TimeControl,
+        black: TimeControl,
+    },
+}
+
+impl Serialize for ClockSetting {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.has_odds() {
+            ClockText::Odds {
+                red: self.red.clone(),
+                black: self.black.clone(),
+            }
+            .serialize(s)
+        } else {
+            ClockText::Even(self.red.clone()).serialize(s)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ClockSetting {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ClockSetting, D::Error> {
+        let value = serde_json::Value::deserialize(d)?;
+        let parsed = match value {
+            serde_json::Value::String(s) => s.parse().map(ClockSetting::even),
+            serde_json::Value::Object(_) => {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields)]
+                struct Odds {
+                    red: String,
+                    black: String,
+                }
+                let o: Odds = serde_json::from_value(value).map_err(serde::de::Error::custom)?;
+                o.red
+                    .parse()
+                    .and_then(|red| o.black.parse().map(|black| ClockSetting::odds(red, black)))
+            }
+            _ => {
+                return Err(serde::de::Error::custom(
+                    "time_control is a string like \"600+5\" or {\"red\": …, \"black\": …}",
+                ));
+            }
+        };
+        parsed.map_err(serde::de::Error::custom)
+    }
+}
+
+/// How round 1 of a Swiss event is paired (附錄二 二.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FirstRound {
+    /// 近號配對: 1-2, 4-3, 5-6, 8-7, … (the rules' recommended method).
+    #[default]
+    Adjacent,
+    /// 首尾配對: 1 against the last, 2 against the second last, …
+    FirstLast,
+    /// 對半交叉配對: the top half against the bottom half, 1 against N/2+1, …
+    HalfCross,
+}
+
+/// The Swiss tie-break system of 14.3.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SwissTiebreak {
+    /// 14.3.1: 對手分, 勝局, 後走局數, then earlier rounds.
+    #[default]
+    OpponentScore,
+    /// 14.3.2: 累進分, 勝局, 後走局數, then 累進分 without the first rounds.
+    Progressive,
+}
+
+/// Single or double elimination (附錄三).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Elimination {
+    /// 單敗淘汰.
+    #[default]
+    Single,
+    /// 雙敗淘汰.
+    Double,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn two() -> u32 {
+    2
+}
+
+fn rapid_tiebreak() -> TimeControl {
+    // 附錄三 注意 (5): "每方10分鐘基本用時，每走一步加10秒".
+    TimeControl::increment(Duration::from_secs(600), Duration::from_secs(10))
+        .expect("a valid constant control")
+}
+
+/// The competition format (§10).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum FormatConfig {
+    /// 10.1 大循環 with the table of 附錄一.
+    RoundRobin {
+        /// Games per pairing in a round (1, or 2 for 兩局制; more alternate colours).
+        #[serde(default = "one")]
+        games_per_pairing: u32,
+    },
+    /// 10.3 積分編排制 with the 定位編排法 of 附錄二.
+    Swiss {
+        /// Number of rounds, fixed before the start (附錄二 一.2).
+        rounds: u32,
+        /// Round-1 pairing method.
+        #[serde(default)]
+        first_round: FirstRound,
+        /// Engines in the first half of the list are seeds and draw the odd numbers,
+        /// the rest the even numbers (附錄二 二.1).
+        #[serde(default)]
+        seeded_halves: bool,
+        /// Tie-break system of 14.3.
+        #[serde(default)]
+        tiebreak: SwissTiebreak,
+    },
+    /// 10.4 淘汰制 with the brackets of 附錄三.
+    Knockout {
+        /// Single or double elimination.
+        #[serde(default)]
+        elimination: Elimination,
+        /// The first `seeds` engines of the list are seeded in that order.
+        #[serde(default)]
+        seeds: u32,
+        /// Games at the main control in each match (12.4: the second game swaps colours).
+        #[serde(default = "one")]
+        games_per_match: u32,
+        /// The faster control of tie-break games (附錄三 (5): 10 min + 10 s).
+        #[serde(default = "rapid_tiebreak")]
+        tiebreak_time_control: TimeControl,
+        /// Tie-break games at that control before the deciding game.
+        #[serde(default = "two")]
+        tiebreak_games: u32,
+    },
+}
+
+/// A withdrawal (§19), decided by the organisers and recorded in the config.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WithdrawalConfig {
+    /// The engine's name.
+    pub engine: String,
+    /// The first round it does not play.
+    pub from_round: u32,
+}
+
+/// Where results and reports go.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputConfig {
+    /// The append-only results file (JSON lines); the event resumes from it.
+    pub results: PathBuf,
+    /// The HTML crosstable page, rewritten after every round.
+    #[serde(default)]
+    pub html: Option<PathBuf>,
+    /// All games in PGN, rewritten after every round from the results file.
+    #[serde(default)]
+    pub pgn: Option<PathBuf>,
+}
+
+/// A whole tournament configuration, as read from the file. [`super::event::Event::new`]
+/// validates it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentConfig {
+    /// The event's name.
+    pub event: String,
+    /// The entrants.
+    pub engines: Vec<EngineConfig>,
+    /// The format.
+    pub format: FormatConfig,
+    /// The clocks (§6).
+    pub time_control: ClockSetting,
+    /// Clock tolerance in milliseconds ([`DEFAULT_TOLERANCE_MS`]).
+    #[serde(default = "default_tolerance")]
+    pub tolerance_ms: u64,
+    /// The rules games are judged by.
+    #[serde(default)]
+    pub rules: RuleSet,
+    /// The points scale (§13).
+    #[serde(default)]
+    pub scoring: Scoring,
+    /// Opening suite; round `r` uses opening `(r − 1) mod len` for all its games.
+    #[serde(default)]
+    pub openings: Vec<Opening>,
+    /// Seed of the drawing of lots; without it numbers follow the engine list and
+    /// first-game colours in knockouts go to the higher-placed engine.
+    #[serde(default)]
+    pub draw_seed: Option<u64>,
+    /// Withdrawals (§19).
+    #[serde(default)]
+    pub withdrawals: Vec<WithdrawalConfig>,
+    /// Output paths.
+    pub output: OutputConfig,
+}
+
+fn default_tolerance() -> u64 {
+    DEFAULT_TOLERANCE_MS
+}
+
+/// Why a configuration is refused.
+#[derive(Debug)]
+pub enum ConfigError {
+    /// The file could not be read.
+    Io(PathBuf, std::io::Error),
+    /// The JSON is malformed or has a bad value.
+    Json(String),
+    /// Fewer than two engines.
+    TooFewEngines,
+    /// An engine has an empty name or command.
+    EmptyEngine(usize),
+    /// Two engines share a name.
+    DuplicateName(String),
+    /// A format parameter is out of range.
+    Format(String),
+    /// A withdrawal names an unknown engine or round 0.
+    Withdrawal(String),
+    /// The scoring does not fit the format.
+    Scoring(String),
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::Io(p, e) => write!(f, "cannot read {}: {e}", p.display()),
+            ConfigError::Json(e) => write!(f, "bad configuration: {e}"),
+            ConfigError::TooFewEngines => f.write_str("a tournament needs at least two engines"),
+            ConfigError::EmptyEngine(i) => {
+                write!(f, "engine {} has an empty name or command", i + 1)
+            }
+            ConfigError::DuplicateName(n) => write!(f, "two engines are named `{n}`"),
+            ConfigError::Format(e) => write!(f, "bad format: {e}"),
+            ConfigError::Withdrawal(e) => write!(f, "bad withdrawal: {e}"),
+            ConfigError::Scoring(e) => write!(f, "bad scoring: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl TournamentConfig {
+    /// Parses a configuration from JSON text (paths as written).
+    pub fn from_json(text: &str) -> Result<TournamentConfig, ConfigError> {
+        let config: TournamentConfig =
+            serde_json::from_str(text).map_err(|e| ConfigError::Json(e.to_string()))?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Reads a configuration file; relative output paths are resolved against the
+    /// file's folder.
+    pub fn load(path: &Path) -> Result<TournamentConfig, ConfigError> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| ConfigError::Io(path.to_path_buf(), e))?;
+        let mut config = TournamentConfig::from_json(&text)?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        let resolve = |p: &mut PathBuf| {
+            if p.is_relative() {
+                *p = base.join(&*p);
+            }
+        };
+        resolve(&mut config.output.results);
+        if let Some(p) = config.output.html.as_mut() {
+            resolve(p);
+        }
+        if let Some(p) = config.output.pgn.as_mut() {
+            resolve(p);
+        }
+        Ok(config)
+    }
+
+    /// The clock tolerance.
+    pub fn tolerance(&self) -> Duration {
+        Duration::from_millis(self.tolerance_ms)
+    }
+
+    /// Checks everything the types alone do not.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let n = self.engines.len();
+        if n < 2 {
+            return Err(ConfigError::TooFewEngines);
+        }
+        let mut names = HashSet::new();
+        for (i, e) in self.engines.iter().enumerate() {
+            if e.name.trim().is_empty() || e.command.trim().is_empty() {
+                return Err(ConfigError::EmptyEngine(i));
+            }
+            if !names.insert(e.name.as_str()) {
+                return Err(ConfigError::DuplicateName(e.name.clone()));
+            }
+        }
+        match &self.format {
+            FormatConfig::RoundRobin { games_per_pairing } => {
+                if *games_per_pairing == 0 {
+                    return Err(ConfigError::Format(
+                        "games_per_pairing must be at least 1".into(),
+                    ));
+                }
+                if *games_per_pairing > 1 && !self.scoring.is_symmetric() {
+                    return Err(ConfigError::Scoring(
+                        "a colour-dependent draw score cannot rank multi-game pairings (14.2 場分)"
+                            .into(),
+                    ));
+                }
+            }
+            FormatConfig::Swiss { rounds, .. } => {
+                let max = if n.is_multiple_of(2) { n - 1 } else { n };
+                if *rounds == 0 || *rounds as usize > max {
+                    return Err(ConfigError::Format(format!(
+                        "a Swiss event of {n} engines has 1 to {max} rounds"
+                    )));
+                }
+            }
+            FormatConfig::Knockout {
+                seeds,
+                games_per_match,
+                ..
+            } => {
+                if *seeds as usize > n {
+                    return Err(ConfigError::Format(format!(
+                        "{seeds} seeds but only {n} engines"
+                    )));
+                }
+                if *games_per_match == 0 {
+                    return Err(ConfigError::Format(
+                        "games_per_match must be at least 1".into(),
+                    ));
+                }
+            }
+        }
+        for w in &self.withdrawals {
+            if !names.contains(w.engine.as_str()) {
+                return Err(ConfigError::Withdrawal(format!("no engine `{}`", w.engine)));
+            }
+            if w.from_round == 0 {
+                return Err(ConfigError::Withdrawal("rounds count from 1".into()));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = r#"{
+        "event": "t",
+        "engines": [{"name": "a", "command": "x"}, {"name": "b", "command": "y", "options": {"hash": 16, "ponder": false}}],
+        "format": {"type": "round_robin"},
+        "time_control": "60+1",
+        "output": {"results": "r.jsonl"}
+    }"#;
+
+    #[test]
+    fn rank_bases_read_and_write() {
+        let with = |ranks: &str| {
+            MINIMAL.replace(
+                r#"{"name": "a", "command": "x"}"#,
+                &format!(r#"{{"name": "a", "command": "x", "ranks": {ranks}}}"#),
+            )
+        };
+        let c = TournamentConfig::from_json(&with("1")).unwrap();
+        assert_eq!(c.engines[0].ranks, RankBase::One);
+        assert_eq!(c.engines[1].ranks, RankBase::Auto);
+        let c = TournamentConfig::from_json(&with("\"0\"")).unwrap();
+        assert_eq!(c.engines[0].ranks, RankBase::Zero);
+        assert!(TournamentConfig::from_json(&with("2")).is_err());
+        let json = serde_json::to_string(&c.engines[1]).unwrap();
+        assert!(!json.contains("ranks"), "{json}");
+        let json = serde_json::to_string(&c.engines[0]).unwrap();
+        assert!(json.contains("\"ranks\":0"), "{json}");
+    }
+
+    #[test]
+    fn minimal_config_gets_defaults() {
+        let c = TournamentConfig::from_json(MINIMAL).unwrap();
+        assert_eq!(c.rules, RuleSet::Cxa2011);
+        assert_eq!(c.scoring, Scoring::default());
+        assert_eq!(
+            c.format,
+            FormatConfig::RoundRobin {
+                games_per_pairing: 1
+            }
+        );
+        assert_eq!(c.tolerance(), Duration::from_millis(DEFAULT_TOLERANCE_MS));
+        assert_eq!(c.engines[1].options["hash"], "16");
+        assert_eq!(c.engines[1].options["ponder"], "false");
+        assert_eq!(c.engines[0].protocol, Protocol::Auto);
+    }
+
+    #[test]
+    fn knockout_defaults_follow_appendix_three() {
+        let text = MINIMAL.replace(
+            r#"{"type": "round_robin"}"#,
+            r#"{"type": "knockout", "elimination": "double"}"#,
+        );
+        let c = TournamentConfig::from_json(&text).unwrap();
+        match c.format {
+            FormatConfig::Knockout {
+                elimination,
+                tiebreak_time_control,
+                tiebreak_games,
+                ..
+            } => {
+                assert_eq!(elimination, Elimination::Double);
+                assert_eq!(tiebreak_time_control.to_string(), "600+10");
+                assert_eq!(tiebreak_games, 2);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn time_odds_and_openings_parse() {
+        let text = MINIMAL
+            .replace(
+                r#""60+1""#,
+                r#"{"red": "300", "black": "360"}"#,
+            )
+            .replace(
+                r#""output""#,
+                r#""openings": [{"moves": ["h2e2", "h9g7"]}, {"fen": "3k5/9/9/9/9/9/9/9/9/4K4 w"}], "output""#,
+            );
+        let c = TournamentConfig::from_json(&text).unwrap();
+        assert!(c.time_control.has_odds());
+        assert_eq!(c.openings.len(), 2);
+        assert_eq!(c.openings[0].moves().len(), 2);
+    }
+
+    #[test]
+    fn refuses_bad_configs() {
+        let cases = [
+            (r#""60+1""#, r#""60+x""#),
+            (
+                r#"{"type": "round_robin"}"#,
+                r#"{"type": "swiss", "rounds": 2}"#,
+            ),
+            (
+                r#"{"type": "round_robin"}"#,
+                r#"{"type": "round_robin", "games_per_pairing": 0}"#,
+            ),
+            (
+                r#"{"type": "round_robin"}"#,
+                r#"{"type": "knockout", "seeds": 3}"#,
+            ),
+            (r#""command": "y""#, r#""command": " ""#),
+            (r#""name": "b""#, r#""name": "a""#),
+            (
+                r#""output""#,
+                r#""openings": [{"moves": ["a0a4"]}], "output""#,
+            ),
+            (
+                r#""output""#,
+                r#""withdrawals": [{"engine": "zz", "from_round": 2}], "output""#,
+            ),
+            (
+                r#""output""#,
+                r#""scoring": {"win": 1, "draw": 1, "loss": 0}, "output""#,
+            ),
+            (r#""output""#, r#""colour": 1, "output""#),
+        ];
+        for (from, to) in cases {
+            let text = MINIMAL.replace(from, to);
+            assert_ne!(text, MINIMAL, "{to}");
+            assert!(TournamentConfig::from_json(&text).is_err(), "{to}");
+        }
+        let two_game_asym = MINIMAL
+            .replace(
+                r#"{"type": "round_robin"}"#,
+                r#"{"type": "round_robin", "games_per_pairing": 2}"#,
+            )
+            .replace(
+                r#""output""#,
+                r#""scoring": {"win": 3, "draw_red": 1, "draw_black": 2, "loss": 0}, "output""#,
+            );
+        assert!(matches!(
+            TournamentConfig::from_json(&two_game_asym),
+            Err(ConfigError::Scoring(_))
+        ));
+    }
+}

@@ -1,0 +1,608 @@
+//! [`Position`]: placement (bitboards plus a mailbox), side to move, Zobrist key,
+//! checkers, and make/unmake with a history of earlier states.
+
+use super::attacks;
+use super::bitboard::Bitboard;
+use super::fen::{FenError, FenProblem, START_FEN, Setup};
+use super::mv::Move;
+use super::piece::{Color, Piece, PieceKind};
+use super::square::Square;
+use super::zobrist;
+
+/// What changes with every move and must be restored by unmake: one entry per ply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct State {
+    /// Zobrist key of the position.
+    pub key: u64,
+    /// The move that led to this position ([`Move::NONE`] at the root,
+    /// [`Move::NULL`] after a pass).
+    pub mv: Move,
+    /// The piece that move captured.
+    pub captured: Option<Piece>,
+    /// Plies since the last capture (the 60-move counter).
+    pub rule60: u32,
+    /// Pieces giving check to the side to move.
+    pub checkers: Bitboard,
+    /// Plies since the last null move (or the root).
+    pub plies_from_null: u32,
+}
+
+/// A legal xiangqi position with its move history.
+///
+/// Built only from a validated [`Setup`] (see [`Position::from_setup`]), so code
+/// working on a `Position` may assume both kings exist, the side not to move is not
+/// in check and the kings do not face each other.
+///
+/// ```
+/// use chuhan_engine::core::Position;
+/// let mut pos = Position::startpos();
+/// let key = pos.key();
+/// let m = "h2e2".parse().unwrap();
+/// pos.make_move(m);
+/// pos.unmake_move();
+/// assert_eq!(pos.key(), key);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Position {
+    board: [Option<Piece>; 90],
+    by_color: [Bitboard; 2],
+    by_kind: [Bitboard; 7],
+    side: Color,
+    fullmove: u32,
+    st: State,
+    history: Vec<State>,
+}
+
+impl PartialEq for Position {
+    /// Two positions are equal when placement, side to move and counters match
+    /// (history is not compared).
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.side == other.side
+            && self.st.rule60 == other.st.rule60
+            && self.fullmove == other.fullmove
+    }
+}
+
+impl Eq for Position {}
+
+impl Position {
+    /// The standard start position.
+    pub fn startpos() -> Position {
+        Position::from_fen(START_FEN).expect("the start FEN is valid")
+    }
+
+    /// Parses and validates FEN text.
+    ///
+    /// ```
+    /// use chuhan_engine::core::{FenProblemKind, Position};
+    /// let err = Position::from_fen("4k4/9/9/9/9/9/9/4n4/3A5/3K5 w").unwrap_err();
+    /// assert!(err.has(FenProblemKind::Misplaced));
+    /// ```
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        Position::from_setup(&Setup::parse(fen)?)
+    }
+
+    /// Validates a setup, naming every problem found.
+    pub fn from_setup(setup: &Setup) -> Result<Position, FenError> {
+        let mut problems = Vec::new();
+        let mut counts = [0u32; 14];
+        for (i, p) in setup.board.iter().enumerate() {
+            let Some(p) = *p else { continue };
+            counts[p.index()] += 1;
+            let sq = Square::ALL[i];
+            if !attacks::regions::allowed(p.kind, p.color).has(sq) {
+                problems.push(FenProblem::Misplaced {
+                    piece: p,
+                    square: sq,
+                });
+            }
+        }
+        for (i, &count) in counts.iter().enumerate() {
+            let piece = Piece::from_index(i);
+            if count > piece.kind.max_count() {
+                problems.push(FenProblem::TooMany { piece, count });
+            }
+        }
+        for c in Color::ALL {
+            if counts[Piece::new(c, PieceKind::King).index()] == 0 {
+                problems.push(FenProblem::MissingKing(c));
+            }
+        }
+        if !problems.is_empty() {
+            return Err(FenError(problems));
+        }
+        let mut pos = Position {
+            board: [None; 90],
+            by_color: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; 7],
+            side: setup.side,
+            fullmove: setup.fullmove.max(1),
+            st: State {
+                key: 0,
+                mv: Move::NONE,
+                captured: None,
+                rule60: setup.rule60,
+                checkers: Bitboard::EMPTY,
+                plies_from_null: 0,
+            },
+            history: Vec::with_capacity(256),
+        };
+        for (i, p) in setup.board.iter().enumerate() {
+            if let Some(p) = *p {
+                pos.put(p, Square::ALL[i]);
+            }
+        }
+        pos.st.key = pos.compute_key();
+        let (rk, bk) = (pos.king_square(Color::Red), pos.king_square(Color::Black));
+        if rk.file() == bk.file() && (attacks::between(rk, bk) & pos.occupied()).is_empty() {
+            problems.push(FenProblem::KingsFacing);
+        } else if pos
+            .king_attackers(pos.king_square(!pos.side), pos.side, pos.occupied())
+            .any()
+        {
+            problems.push(FenProblem::SideNotToMoveInCheck);
+        }
+        if !problems.is_empty() {
+            return Err(FenError(problems));
+        }
+        pos.st.checkers = pos.king_attackers(pos.king_square(pos.side), !pos.side, pos.occupied());
+        Ok(pos)
+    }
+
+    /// The position as an unvalidated [`Setup`] (what FEN would say).
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.board,
+            side: self.side,
+            rule60: self.st.rule60,
+            fullmove: self.fullmove,
+        }
+    }
+
+    /// FEN text with all six fields.
+    pub fn to_fen(&self) -> String {
+        self.to_setup().to_fen()
+    }
+
+    fn put(&mut self, p: Piece, sq: Square) {
+        self.board[sq.index()] = Some(p);
+        self.by_color[p.color.index()] |= sq.into();
+        self.by_kind[p.kind.index()] |= sq.into();
+    }
+
+    /// The key computed from scratch (the incremental key must always equal it).
+    pub fn compute_key(&self) -> u64 {
+        let mut k = 0;
+        for sq in self.occupied() {
+            k ^= zobrist::piece_key(self.board[sq.index()].expect("occupied"), sq);
+        }
+        if self.side == Color::Black {
+            k ^= zobrist::SIDE_KEY;
+        }
+        k
+    }
+
+    // ------------------------------------------------------------------
+    // Accessors.
+    // ------------------------------------------------------------------
+
+    /// The piece on `sq`, if any.
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    /// All pieces of `color`.
+    #[inline(always)]
+    pub fn color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// All pieces of `kind`, both colours.
+    #[inline(always)]
+    pub fn kind(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()]
+    }
+
+    /// Pieces of `color` and `kind`.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.by_color[color.index()] & self.by_kind[kind.index()]
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The Zobrist key (includes the side to move).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.st.key
+    }
+
+    /// Pieces checking the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.st.checkers
+    }
+
+    /// True if the side to move is in check.
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.st.checkers.any()
+    }
+
+    /// The square of `color`'s king.
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.pieces(color, PieceKind::King).lsb()
+    }
+
+    /// Plies since the last capture.
+    #[inline(always)]
+    pub fn rule60(&self) -> u32 {
+        self.st.rule60
+    }
+
+    /// The full-move number.
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// The current state (key, last move, counters, checkers).
+    #[inline(always)]
+    pub fn state(&self) -> &State {
+        &self.st
+    }
+
+    /// States of the earlier positions, oldest first; `history()[i]` is the position
+    /// before the `i`-th move made on this `Position`.
+    #[inline(always)]
+    pub fn history(&self) -> &[State] {
+        &self.history
+    }
+
+    /// Number of moves made since this `Position` was built.
+    #[inline(always)]
+    pub fn game_ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The last move made, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        if self.history.is_empty() {
+            None
+        } else {
+            Some(self.st.mv)
+        }
+    }
+
+    /// Forgets the move history (the current position becomes the root). Used when a
+    /// long game no longer needs unmaking and to bound memory.
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+        self.st.mv = Move::NONE;
+    }
+
+    // ------------------------------------------------------------------
+    // Attacks.
+    // ------------------------------------------------------------------
+
+    /// Pieces of colour `by` that attack the king square `ksq` with occupancy `occ`,
+    /// counting the flying-general rule (a king attacks the other king along a clear
+    /// file). Only pieces inside `occ` are counted.
+    #[inline(always)]
+    pub fn king_attackers(&self, ksq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let them = self.by_color[by.index()] & occ;
+        let rooks = self.by_kind[PieceKind::Rook.index()] | self.by_kind[PieceKind::King.index()];
+        ((attacks::rook_attacks(ksq, occ) & rooks)
+            | (attacks::cannon_attacks(ksq, occ) & self.by_kind[PieceKind::Cannon.index()])
+            | (attacks::horse_attackers(ksq, occ) & self.by_kind[PieceKind::Horse.index()])
+            | (attacks::pawn_attackers(by, ksq) & self.by_kind[PieceKind::Pawn.index()]))
+            & them
+    }
+
+    /// All pieces (both colours) attacking `sq` with occupancy `occ`. Kings attack
+    /// only their palace neighbours here (the flying-general rule concerns only king
+    /// squares; see [`Position::king_attackers`]).
+    pub fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let k = &self.by_kind;
+        let mut att = (attacks::rook_attacks(sq, occ) & k[PieceKind::Rook.index()])
+            | (attacks::cannon_attacks(sq, occ) & k[PieceKind::Cannon.index()])
+            | (attacks::horse_attackers(sq, occ) & k[PieceKind::Horse.index()])
+            | (attacks::king_attacks(sq) & k[PieceKind::King.index()])
+            | (attacks::advisor_attacks(sq) & k[PieceKind::Advisor.index()])
+            | (attacks::elephant_attacks(sq, occ) & k[PieceKind::Elephant.index()]);
+        for c in Color::ALL {
+            att |= attacks::pawn_attackers(c, sq)
+                & k[PieceKind::Pawn.index()]
+                & self.by_color[c.index()];
+        }
+        att & occ
+    }
+
+    /// Squares a piece of kind `p` standing on `sq` attacks with occupancy `occ`
+    /// (for a cannon: its capture x-ray set).
+    pub fn piece_attacks(p: Piece, sq: Square, occ: Bitboard) -> Bitboard {
+        match p.kind {
+            PieceKind::Rook => attacks::rook_attacks(sq, occ),
+            PieceKind::Cannon => attacks::cannon_attacks(sq, occ),
+            PieceKind::Horse => attacks::horse_attacks(sq, occ),
+            PieceKind::Elephant => attacks::elephant_attacks(sq, occ),
+            PieceKind::Advisor => attacks::advisor_attacks(sq),
+            PieceKind::King => attacks::king_attacks(sq),
+            PieceKind::Pawn => attacks::pawn_attacks(p.color, sq),
+        }
+    }
+
+    /// Destinations (empty or enemy) of the piece on `sq` ignoring checks: the
+    /// pseudo-legal moves of that piece.
+    pub fn pseudo_targets(&self, sq: Square) -> Bitboard {
+        let Some(p) = self.piece_at(sq) else {
+            return Bitboard::EMPTY;
+        };
+        let occ = self.occupied();
+        let ours = self.color(p.color);
+        match p.kind {
+            PieceKind::Cannon => {
+                (attacks::rook_attacks(sq, occ) - occ)
+                    | (attacks::cannon_attacks(sq, occ) & self.color(!p.color))
+            }
+            _ => Position::piece_attacks(p, sq, occ) - ours,
+        }
+    }
+
+    /// True if the king of the side to move would be safe after moving `from` ->
+    /// `to` (a full test: works for any pseudo-legal move, in or out of check).
+    #[inline]
+    pub fn leaves_king_safe(&self, from: Square, to: Square) -> bool {
+        let us = self.side;
+        let occ = (self.occupied() - from.into()) | to.into();
+        let ksq = if self.by_kind[PieceKind::King.index()].has(from) {
+            to
+        } else {
+            self.king_square(us)
+        };
+        let them = !us;
+        let theirs = self.by_color[them.index()] - to.into();
+        let k = &self.by_kind;
+        let rooks = k[PieceKind::Rook.index()] | k[PieceKind::King.index()];
+        (((attacks::rook_attacks(ksq, occ) & rooks)
+            | (attacks::cannon_attacks(ksq, occ) & k[PieceKind::Cannon.index()])
+            | (attacks::horse_attackers(ksq, occ) & k[PieceKind::Horse.index()])
+            | (attacks::pawn_attackers(them, ksq) & k[PieceKind::Pawn.index()]))
+            & theirs)
+            .is_empty()
+    }
+
+    /// True if `m` is a pseudo-legal move here: a piece of the side to move on `from`
+    /// that can reach `to` by its movement rules (checks ignored).
+    pub fn is_pseudo_legal(&self, m: Move) -> bool {
+        if !m.is_some() {
+            return false;
+        }
+        match self.piece_at(m.from()) {
+            Some(p) if p.color == self.side => self.pseudo_targets(m.from()).has(m.to()),
+            _ => false,
+        }
+    }
+
+    /// True if `m` is a legal move here.
+    ///
+    /// ```
+    /// use chuhan_engine::core::Position;
+    /// let pos = Position::startpos();
+    /// assert!(pos.is_legal("h2e2".parse().unwrap()));
+    /// assert!(pos.is_legal("h2h9".parse().unwrap())); // cannon takes the horse
+    /// assert!(!pos.is_legal("e0e2".parse().unwrap()));
+    /// ```
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.is_pseudo_legal(m) && self.leaves_king_safe(m.from(), m.to())
+    }
+
+    /// True if the (legal) move `m` checks the opponent.
+    ///
+    /// ```
+    /// use chuhan_engine::core::Position;
+    /// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K1R3 w").unwrap();
+    /// assert!(pos.gives_check("f0e0".parse().unwrap())); // along the open e-file
+    /// assert!(!pos.gives_check("f0f1".parse().unwrap()));
+    /// ```
+    pub fn gives_check(&self, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        let Some(p) = self.piece_at(from) else {
+            return false;
+        };
+        let us = self.side;
+        let eksq = self.king_square(!us);
+        let occ = (self.occupied() - from.into()) | to.into();
+        let ours = (self.by_color[us.index()] - from.into()) | to.into();
+        let mut k = self.by_kind;
+        if let Some(c) = self.piece_at(to) {
+            k[c.kind.index()] -= to.into();
+        }
+        k[p.kind.index()] = (k[p.kind.index()] - from.into()) | to.into();
+        let rooks = k[PieceKind::Rook.index()] | k[PieceKind::King.index()];
+        (((attacks::rook_attacks(eksq, occ) & rooks)
+            | (attacks::cannon_attacks(eksq, occ) & k[PieceKind::Cannon.index()])
+            | (attacks::horse_attackers(eksq, occ) & k[PieceKind::Horse.index()])
+            | (attacks::pawn_attackers(us, eksq) & k[PieceKind::Pawn.index()]))
+            & ours)
+            .any()
+    }
+
+    // ------------------------------------------------------------------
+    // Make / unmake.
+    // ------------------------------------------------------------------
+
+    /// Plays a legal move. Playing an illegal move is a logic error (checked only in
+    /// debug builds).
+    #[inline]
+    pub fn make_move(&mut self, m: Move) {
+        debug_assert!(self.is_legal(m), "illegal move {m} in {}", self.to_fen());
+        let (from, to) = (m.from(), m.to());
+        let p = self.board[from.index()].expect("a piece on the from square");
+        let captured = self.board[to.index()];
+        self.history.push(self.st);
+        let mut key = self.st.key
+            ^ zobrist::SIDE_KEY
+            ^ zobrist::piece_key(p, from)
+            ^ zobrist::piece_key(p, to);
+        let to_bb = Bitboard::from(to);
+        let from_to = Bitboard::from(from) | to_bb;
+        if let Some(c) = captured {
+            key ^= zobrist::piece_key(c, to);
+            self.by_color[c.color.index()] ^= to_bb;
+            self.by_kind[c.kind.index()] ^= to_bb;
+            self.st.rule60 = 0;
+        } else {
+            self.st.rule60 += 1;
+        }
+        self.by_color[p.color.index()] ^= from_to;
+        self.by_kind[p.kind.index()] ^= from_to;
+        self.board[from.index()] = None;
+        self.board[to.index()] = Some(p);
+        if self.side == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = !self.side;
+        self.st.key = key;
+        self.st.mv = m;
+        self.st.captured = captured;
+        self.st.plies_from_null += 1;
+        self.st.checkers =
+            self.king_attackers(self.king_square(self.side), !self.side, self.occupied());
+    }
+
+    /// Takes back the last move made with [`Position::make_move`].
+    #[inline]
+    pub fn unmake_move(&mut self) {
+        let m = self.st.mv;
+        let captured = self.st.captured;
+        self.st = self.history.pop().expect("a move to unmake");
+        self.side = !self.side;
+        if self.side == Color::Black {
+            self.fullmove -= 1;
+        }
+        let (from, to) = (m.from(), m.to());
+        let p = self.board[to.index()].expect("the moved piece");
+        let to_bb = Bitboard::from(to);
+        let from_to = Bitboard::from(from) | to_bb;
+        self.by_color[p.color.index()] ^= from_to;
+        self.by_kind[p.kind.index()] ^= from_to;
+        self.board[from.index()] = Some(p);
+        self.board[to.index()] = captured;
+        if let Some(c) = captured {
+            self.by_color[c.color.index()] ^= to_bb;
+            self.by_kind[c.kind.index()] ^= to_bb;
+        }
+    }
+
+    /// Passes the turn (a null move). Must not be called while in check.
+    pub fn make_null(&mut self) {
+        debug_assert!(!self.in_check());
+        self.history.push(self.st);
+        self.st.key ^= zobrist::SIDE_KEY;
+        self.st.mv = Move::NULL;
+        self.st.captured = None;
+        self.st.rule60 += 1;
+        self.st.plies_from_null = 0;
+        if self.side == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = !self.side;
+        self.st.checkers =
+            self.king_attackers(self.king_square(self.side), !self.side, self.occupied());
+    }
+
+    /// Takes back a null move.
+    pub fn unmake_null(&mut self) {
+        debug_assert_eq!(self.st.mv, Move::NULL);
+        self.st = self.history.pop().expect("a null move to unmake");
+        self.side = !self.side;
+        if self.side == Color::Black {
+            self.fullmove -= 1;
+        }
+    }
+
+    /// The left-right mirror image of this position (history dropped).
+    pub fn mirror(&self) -> Position {
+        let mut s = self.to_setup();
+        for sq in Square::ALL {
+            s.board[sq.mirror().index()] = self.board[sq.index()];
+        }
+        Position::from_setup(&s).expect("the mirror of a legal position is legal")
+    }
+
+    /// The colour-swapped position: the board flipped top to bottom, colours
+    /// exchanged, the other side to move (history dropped).
+    pub fn flip(&self) -> Position {
+        let mut s = self.to_setup();
+        for sq in Square::ALL {
+            s.board[sq.flip().index()] =
+                self.board[sq.index()].map(|p| Piece::new(!p.color, p.kind));
+        }
+        s.side = !self.side;
+        Position::from_setup(&s).expect("the flip of a legal position is legal")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::fen::FenProblemKind;
+
+    #[test]
+    fn start_position() {
+        let pos = Position::startpos();
+        assert_eq!(pos.occupied().count(), 32);
+        assert_eq!(pos.king_square(Color::Red), Square::E0);
+        assert_eq!(pos.king_square(Color::Black), Square::E9);
+        assert!(!pos.in_check());
+        assert_eq!(pos.key(), pos.compute_key());
+        assert_eq!(pos.to_fen(), START_FEN);
+    }
+
+    #[test]
+    fn invalid_positions() {
+        let cases = [
+            ("4k4/9/9/9/9/9/9/4n4/3A5/3K5 w", FenProblemKind::Misplaced),
+            (
+                "4k4/9/9/9/9/9/9/9/4R4/4K4 w",
+                FenProblemKind::SideNotToMoveInCheck,
+            ),
+            ("4k4/9/9/9/9/9/9/9/9/4K4 w", FenProblemKind::KingsFacing),
+            ("3k5/9/9/9/9/9/9/9/9/9 w", FenProblemKind::MissingKing),
+            ("3k5/9/9/9/9/PPPPPP3/9/9/9/4K4 w", FenProblemKind::TooMany),
+            (
+                "rnbakabnr/9/4c4/p1p1C1p1p/9/9/P1P3P1P/1C5c1/9/RNBAKABNR b",
+                FenProblemKind::SideNotToMoveInCheck,
+            ),
+        ];
+        for (fen, kind) in cases {
+            let e = Position::from_fen(fen).unwrap_err();
+            assert!(e.has(kind), "{fen}: {e}");
+        }
+    }
+
+    #[test]
+    fn checks_detected() {
+        // Cannon check through a screen.
+        let pos =
+            Position::from_fen("4k4/9/9/9/4c4/9/9/9/4A4/3K5 w").unwrap_or_else(|e| panic!("{e}"));
+        assert!(!pos.in_check());
+        let pos =
+            Position::from_fen("1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1")
+                .unwrap();
+        assert_eq!(pos.checkers(), Bitboard::from(Square::F5));
+    }
+}

@@ -1,0 +1,27 @@
+//! # Chuhan (楚漢)
+//!
+//! A xiangqi (Chinese chess) engine: a magic-bitboard move generator on a 90-point
+//! board, a multithreaded alpha-beta search, the repetition rules (棋例) of the
+//! Chinese Xiangqi Association's 2011 competition rules and the Asian rules, opening
+//! books, notations and game records. The `chuhan` binary speaks
+//! UCCI and UCI on stdin/stdout.
+//!
+//! Module map: [`core`] holds the rules of movement and knows nothing of the rest;
+//! [`eval`] scores positions; [`search`] finds moves behind the [`search::Engine`]
+//! facade; [`protocol`] speaks UCCI and UCI over it. The tools that drive engines
+//! (matches, tournaments, tuning) live in the `chuhan_arena` crate, the command line
+//! in the `chuhan` package.
+//! [`notation`] reads and writes moves (ICCS, WXF, Chinese), game records (PGN, XQF)
+//! and draws boards (text, SVG).
+//! [`book`] reads, probes and builds opening books.
+//! [`rules`] holds the repetition rules (棋例) and the end of the game.
+
+#![warn(missing_docs)]
+
+pub mod book;
+pub mod core;
+pub mod eval;
+pub mod notation;
+pub mod protocol;
+pub mod rules;
+pub mod search;

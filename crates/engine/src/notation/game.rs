@@ -1,0 +1,184 @@
+//! [`Game`]: a game record independent of its file format: tags, start position,
+//! the main line with comments and variations, and the result.
+
+use crate::core::{Move, Position};
+use std::fmt;
+
+/// How a game ended, as records write it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `1-0`.
+    RedWins,
+    /// `0-1`.
+    BlackWins,
+    /// `1/2-1/2`.
+    Draw,
+    /// `*`: unknown or unfinished.
+    #[default]
+    Unknown,
+}
+
+impl GameResult {
+    /// The PGN text: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            GameResult::RedWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+        }
+    }
+
+    /// Reads the PGN text (also `½-½` and `0.5-0.5`); `None` for anything else.
+    pub fn from_pgn(s: &str) -> Option<GameResult> {
+        Some(match s.trim() {
+            "1-0" => GameResult::RedWins,
+            "0-1" => GameResult::BlackWins,
+            "1/2-1/2" | "½-½" | "0.5-0.5" => GameResult::Draw,
+            "*" => GameResult::Unknown,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.pgn())
+    }
+}
+
+/// One move of a line, with the comment written after it and the alternatives to
+/// it (each variation starts from the position before this move).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Node {
+    /// The move (legal in its position).
+    pub mv: Move,
+    /// Comment following the move.
+    pub comment: Option<String>,
+    /// Alternatives to this move.
+    pub variations: Vec<Line>,
+}
+
+impl Node {
+    /// A node holding only a move.
+    pub fn new(mv: Move) -> Node {
+        Node {
+            mv,
+            comment: None,
+            variations: Vec::new(),
+        }
+    }
+}
+
+/// A sequence of moves with an optional comment before the first one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Line {
+    /// Comment before the first move.
+    pub comment: Option<String>,
+    /// The moves, in order.
+    pub nodes: Vec<Node>,
+}
+
+impl Line {
+    /// The moves of this line, without comments or variations.
+    pub fn moves(&self) -> Vec<Move> {
+        self.nodes.iter().map(|n| n.mv).collect()
+    }
+}
+
+/// A game record.
+///
+/// ```
+/// use chuhan_engine::core::Position;
+/// use chuhan_engine::notation::Game;
+/// let mut g = Game::new(Position::startpos());
+/// g.push("h2e2".parse().unwrap());
+/// g.push("h9g7".parse().unwrap());
+/// assert_eq!(g.ply_count(), 2);
+/// assert_eq!(g.position_at(1).unwrap().side_to_move(), chuhan_engine::core::Color::Black);
+/// assert!(g.position_at(3).is_none());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// Tags other than `Game`, `FEN`, `Format` and `Result` (those are held by the
+    /// other fields), in file order: `Event`, `Site`, `Date`, `Red`, `Black`...
+    pub tags: Vec<(String, String)>,
+    /// The start position (PGN `[FEN]`, XQF placement, or the standard start).
+    pub start: Position,
+    /// The main line; its comment is the one before the first move.
+    pub line: Line,
+    /// The result.
+    pub result: GameResult,
+}
+
+impl Game {
+    /// An empty game from `start`.
+    pub fn new(start: Position) -> Game {
+        let mut start = start;
+        start.clear_history();
+        Game {
+            tags: Vec::new(),
+            start,
+            line: Line::default(),
+            result: GameResult::Unknown,
+        }
+    }
+
+    /// The value of tag `name` (case-insensitive), if present.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets tag `name`, replacing an existing value.
+    pub fn set_tag(&mut self, name: &str, value: &str) {
+        match self
+            .tags
+            .iter_mut()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        {
+            Some(slot) => slot.1 = value.to_string(),
+            None => self.tags.push((name.to_string(), value.to_string())),
+        }
+    }
+
+    /// Appends a move to the main line (the caller guarantees legality).
+    pub fn push(&mut self, mv: Move) {
+        self.line.nodes.push(Node::new(mv));
+    }
+
+    /// The main line's moves: what `judge`, a book builder or a match runner plays
+    /// from [`Game::start`].
+    pub fn moves(&self) -> Vec<Move> {
+        self.line.moves()
+    }
+
+    /// Number of plies in the main line.
+    pub fn ply_count(&self) -> usize {
+        self.line.nodes.len()
+    }
+
+    /// The start position in FEN.
+    pub fn start_fen(&self) -> String {
+        self.start.to_fen()
+    }
+
+    /// The position after `ply` main-line moves (0 = the start), with those moves in
+    /// its history; `None` past the end, or if a move on the way is not legal (the
+    /// readers never produce such games; a hand-built one might).
+    pub fn position_at(&self, ply: usize) -> Option<Position> {
+        if ply > self.ply_count() {
+            return None;
+        }
+        let mut pos = self.start.clone();
+        for n in &self.line.nodes[..ply] {
+            if !pos.is_legal(n.mv) {
+                return None;
+            }
+            pos.make_move(n.mv);
+        }
+        Some(pos)
+    }
+}

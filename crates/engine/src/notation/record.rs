@@ -1,0 +1,108 @@
+//! Game records of any supported kind, recognised from their bytes: XQF (binary,
+//! `XQ` magic), PGN (tags, comments or Chinese moves) and plain move lists.
+
+use super::charset::decode;
+use super::game::Game;
+use super::move_list::{self, MoveListError};
+use super::pgn::{self, PgnError};
+use super::xqf::{self, XqfError};
+use std::fmt;
+
+/// The kind of a record file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RecordKind {
+    /// XQStudio binary.
+    Xqf,
+    /// PGN text.
+    Pgn,
+    /// A plain list of moves (or a UCCI `position` line).
+    MoveList,
+}
+
+/// Why a record could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// From the PGN reader.
+    Pgn(PgnError),
+    /// From the XQF reader.
+    Xqf(XqfError),
+    /// From the move-list reader.
+    MoveList(MoveListError),
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Pgn(e) => write!(f, "PGN: {e}"),
+            RecordError::Xqf(e) => e.fmt(f),
+            RecordError::MoveList(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// Tells the kind of a record from its bytes.
+///
+/// ```
+/// use chuhan_engine::notation::record::{detect, RecordKind};
+/// assert_eq!(detect(b"[Game \"Chinese Chess\"]\n1. h2e2 *"), RecordKind::Pgn);
+/// assert_eq!(detect("1. 炮二平五 馬８進７".as_bytes()), RecordKind::Pgn);
+/// assert_eq!(detect(b"h2e2 h9g7"), RecordKind::MoveList);
+/// assert_eq!(detect(b"position startpos moves h2e2"), RecordKind::MoveList);
+/// ```
+pub fn detect(bytes: &[u8]) -> RecordKind {
+    if bytes.starts_with(b"XQ") {
+        return RecordKind::Xqf;
+    }
+    let (text, _) = decode(bytes);
+    let t = text.trim_start_matches('\u{FEFF}').trim_start();
+    let first = t
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if first == "position" || first == "fen" || first == "startpos" {
+        return RecordKind::MoveList;
+    }
+    if t.contains(['[', '{', '(', ';']) || !t.is_ascii() {
+        RecordKind::Pgn
+    } else {
+        RecordKind::MoveList
+    }
+}
+
+/// Reads every game of a record; a broken game of a PGN file gives an error in its
+/// place and reading goes on.
+pub fn read_all(bytes: &[u8]) -> Vec<Result<Game, RecordError>> {
+    match detect(bytes) {
+        RecordKind::Xqf => vec![xqf::read(bytes).map_err(RecordError::Xqf)],
+        RecordKind::Pgn => pgn::read_all(&decode(bytes).0)
+            .into_iter()
+            .map(|r| r.map_err(RecordError::Pgn))
+            .collect(),
+        RecordKind::MoveList => {
+            vec![move_list::read(&decode(bytes).0).map_err(RecordError::MoveList)]
+        }
+    }
+}
+
+/// Reads every game of a record, failing on the first broken one (or if there is
+/// no game).
+///
+/// ```
+/// use chuhan_engine::notation::record;
+/// let games = record::read(b"h2e2 h9g7").unwrap();
+/// assert_eq!(games[0].ply_count(), 2);
+/// ```
+pub fn read(bytes: &[u8]) -> Result<Vec<Game>, RecordError> {
+    let games = read_all(bytes).into_iter().collect::<Result<Vec<_>, _>>()?;
+    if games.is_empty() {
+        return Err(RecordError::Pgn(PgnError {
+            game: 1,
+            line: 1,
+            kind: pgn::PgnErrorKind::NoGame,
+        }));
+    }
+    Ok(games)
+}

@@ -1,0 +1,125 @@
+//! The two dialects and how each writes the engine's replies.
+//!
+//! UCCI scores are bare integers from the side to move's view: evaluations as
+//! they are (clamped into ±9800), mates as ±(10000 − plies to mate), as ElephantEye
+//! writes them. UCI scores are `cp N` or `mate N` (moves).
+
+use crate::core::Move;
+use crate::search::event::{BestMove, Info, Offer};
+use crate::search::score::{MATE, Score, Value};
+use crate::search::tt::Bound;
+use std::fmt::Write as _;
+
+/// Which protocol the session speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// UCCI 3.0 (`ucci`).
+    Ucci,
+    /// UCI for xiangqi (`uci`); also the default before any handshake.
+    Uci,
+}
+
+/// UCCI's bare integer for a search value.
+///
+/// ```
+/// use chuhan_engine::protocol::dialect::ucci_score;
+/// use chuhan_engine::search::score::{mate_in, mated_in};
+/// assert_eq!(ucci_score(35), 35);
+/// assert_eq!(ucci_score(mate_in(3)), 9997);
+/// assert_eq!(ucci_score(mated_in(2)), -9998);
+/// ```
+pub fn ucci_score(v: Value) -> i32 {
+    match Score::mate_plies(v) {
+        Some(p) if p > 0 => UCCI_MATE - p,
+        Some(p) => -UCCI_MATE - p,
+        None => v.clamp(-9_800, 9_800),
+    }
+}
+
+impl Dialect {
+    /// A line of text for the user (`info string` / `info message`).
+    pub fn message(self, text: &str) -> String {
+        match self {
+            Dialect::Uci => format!("info string {text}"),
+            Dialect::Ucci => format!("info message {text}"),
+        }
+    }
+
+    /// An `info` line for a principal variation.
+    pub fn info(self, i: &Info, multipv_on: bool) -> String {
+        let mut s = format!("info depth {} seldepth {}", i.depth, i.seldepth);
+        match self {
+            Dialect::Uci => {
+                let _ = write!(s, " multipv {} score {}", i.multipv, i.score);
+                match i.bound {
+                    Some(Bound::Lower) => s.push_str(" lowerbound"),
+                    Some(Bound::Upper) => s.push_str(" upperbound"),
+                    _ => {}
+                }
+            }
+            Dialect::Ucci => {
+                if multipv_on {
+                    let _ = write!(s, " multipv {}", i.multipv);
+                }
+                let _ = write!(s, " score {}", ucci_score(i.value));
+            }
+        }
+        let _ = write!(
+            s,
+            " time {} nodes {} nps {} hashfull {}",
+            i.time_ms, i.nodes, i.nps, i.hashfull
+        );
+        if !i.pv.is_empty() {
+            s.push_str(" pv");
+            for m in &i.pv {
+                let _ = write!(s, " {m}");
+            }
+        }
+        s
+    }
+
+    /// The `info` line of a book move: `info depth 0 score <weight> pv <move>`, as
+    /// ElephantEye writes it. UCI has no bare scores, so there the weight is written
+    /// as `score cp <weight>`: a GUI shows it as an evaluation, but it is the
+    /// book's weight.
+    ///
+    /// ```
+    /// use chuhan_engine::protocol::dialect::Dialect;
+    /// let m = "h2e2".parse().unwrap();
+    /// assert_eq!(Dialect::Ucci.book(m, 1000), "info depth 0 score 1000 pv h2e2");
+    /// assert_eq!(Dialect::Uci.book(m, 1000), "info depth 0 score cp 1000 pv h2e2");
+    /// ```
+    pub fn book(self, mv: Move, weight: u32) -> String {
+        match self {
+            Dialect::Ucci => format!("info depth 0 score {weight} pv {mv}"),
+            Dialect::Uci => format!("info depth 0 score cp {weight} pv {mv}"),
+        }
+    }
+
+    /// The final line of a search.
+    pub fn bestmove(self, b: &BestMove) -> String {
+        let Some(m) = b.best else {
+            return match self {
+                Dialect::Uci => "bestmove (none)".to_string(),
+                Dialect::Ucci => "nobestmove".to_string(),
+            };
+        };
+        let mut s = format!("bestmove {m}");
+        if let Some(p) = b.ponder {
+            let _ = write!(s, " ponder {p}");
+        }
+        if self == Dialect::Ucci {
+            match b.offer {
+                Some(Offer::Draw) => s.push_str(" draw"),
+                Some(Offer::Resign) => s.push_str(" resign"),
+                None => {}
+            }
+        }
+        s
+    }
+}
+
+/// Largest UCCI mate score magnitude (mate at the root).
+pub const UCCI_MATE: i32 = 10_000;
+
+const _: () = assert!(MATE > UCCI_MATE);

@@ -1,0 +1,552 @@
+//! The daemon: one session loop reading commands from stdin (as bytes, decoded
+//! lossily, any length), speaking UCCI or UCI according to the last handshake, and
+//! driving the [`Engine`]. Search events are printed by a printer thread while the
+//! session keeps reading (except in UCCI `batch` mode). Every rejected line gets
+//! exactly one error line and changes nothing.
+
+pub mod command;
+pub mod dialect;
+pub mod options;
+
+use crate::book::{BookSet, Randomness, builtin::BUILTIN_NAME, locate::engine_dir};
+use crate::core::{Position, perft};
+use crate::eval;
+use crate::notation::diagram;
+use crate::rules::{self, RuleSet};
+use crate::search::engine::{Engine, EngineOption, Level, Style};
+use crate::search::event::Event;
+use crate::search::repetition::RepetitionRules;
+use crate::search::{bench, tt::Bound};
+use command::{Command, ParseContext};
+use crossbeam_channel::Receiver;
+use dialect::Dialect;
+use options::{OptionId, Value};
+use parking_lot::Mutex;
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+
+/// Engine name for `id name`.
+pub const ENGINE_NAME: &str = concat!("Chuhan ", env!("CARGO_PKG_VERSION"));
+/// Authors for `id author`.
+pub const ENGINE_AUTHOR: &str = "the Chuhan developers";
+
+/// A line-oriented, flushed, shared output.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Wraps a writer.
+    pub fn new(w: Box<dyn Write + Send>) -> Output {
+        Output(Arc::new(Mutex::new(w)))
+    }
+
+    /// Writes one or more lines and flushes. Write errors (a closed pipe) are
+    /// ignored: the session ends when its input does.
+    pub fn line(&self, s: &str) {
+        let mut w = self.0.lock();
+        let _ = writeln!(w, "{s}");
+        let _ = w.flush();
+    }
+}
+
+/// How the session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// `quit` was received.
+    Quit,
+    /// The input ended.
+    EndOfInput,
+}
+
+/// A protocol session over an engine.
+pub struct Session {
+    out: Output,
+    engine: Engine,
+    dialect: Dialect,
+    usemillisec: bool,
+    batch: bool,
+    debug: bool,
+    bookfiles: String,
+    /// False until the books named by `bookfiles` are loaded (the default ones at
+    /// the first `go`, others when the option is set).
+    books_loaded: bool,
+    multipv: usize,
+    printer: Option<JoinHandle<()>>,
+    /// Set by the printer just before it writes the final `bestmove`: from then on
+    /// the search counts as over, even if its threads are still winding down.
+    answered: Arc<AtomicBool>,
+    unbounded_search: bool,
+}
+
+impl Session {
+    /// A session writing to `out`.
+    pub fn new(out: Output) -> Session {
+        Session {
+            out,
+            engine: Engine::new(),
+            dialect: Dialect::Uci,
+            usemillisec: true,
+            batch: false,
+            debug: false,
+            bookfiles: BUILTIN_NAME.to_string(),
+            books_loaded: false,
+            multipv: 1,
+            printer: None,
+            answered: Arc::new(AtomicBool::new(false)),
+            unbounded_search: false,
+        }
+    }
+
+    /// The book files named by the `bookfiles` option (default `builtin`, the
+    /// shipped book compiled into the executable).
+    pub fn bookfiles(&self) -> &str {
+        &self.bookfiles
+    }
+
+    /// Loads the books of `bookfiles` into the engine: one error line for each book
+    /// that cannot be loaded, and the engine plays on with the others.
+    fn load_books(&mut self) {
+        let (set, failures) = BookSet::load(&self.bookfiles, engine_dir().as_deref());
+        for f in &failures {
+            self.error(&f.to_string());
+        }
+        self.engine
+            .set_book((!set.is_empty()).then(|| Box::new(set) as Box<_>));
+        self.books_loaded = true;
+    }
+
+    fn say(&self, s: &str) {
+        self.out.line(s);
+    }
+
+    fn error(&self, text: &str) {
+        self.say(&self.dialect.message(&format!("error: {text}")));
+    }
+
+    fn note(&self, text: &str) {
+        self.say(&self.dialect.message(text));
+    }
+
+    /// True while a search runs and has not answered yet. A search that has
+    /// answered is joined here (its threads are about to exit).
+    fn thinking(&mut self) -> bool {
+        if self.printer.is_some() && self.answered.load(Ordering::SeqCst) {
+            self.finish_search();
+        }
+        self.printer.is_some()
+    }
+
+    /// Waits for the running search and its printer.
+    fn finish_search(&mut self) {
+        self.engine.wait();
+        if let Some(p) = self.printer.take() {
+            let _ = p.join();
+        }
+    }
+
+    /// Reads commands until `quit` or the end of input.
+    pub fn run<R: BufRead>(&mut self, mut input: R) -> Exit {
+        let mut buf = Vec::new();
+        loop {
+            if self.batch && self.printer.is_some() {
+                self.finish_search();
+            }
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => {
+                    // A bounded search still finishes (scripts pipe `go depth N`
+                    // and close stdin); an endless one is stopped.
+                    if self.unbounded_search {
+                        self.engine.stop();
+                    }
+                    self.finish_search();
+                    return Exit::EndOfInput;
+                }
+                Ok(_) => {}
+            }
+            let text = String::from_utf8_lossy(&buf);
+            let line: String = text
+                .chars()
+                .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })
+                .collect();
+            if self.handle_line(line.trim()) == Some(Exit::Quit) {
+                return Exit::Quit;
+            }
+        }
+    }
+
+    /// Handles one line; `Some(Exit::Quit)` after `quit`.
+    pub fn handle_line(&mut self, line: &str) -> Option<Exit> {
+        if line.is_empty() {
+            return None;
+        }
+        if self.debug {
+            self.note(&format!("received {line}"));
+        }
+        let ctx = ParseContext {
+            usemillisec: self.usemillisec,
+            side: self.engine.position().side_to_move(),
+        };
+        let cmd = match command::parse(line, &ctx) {
+            Ok(Some(c)) => c,
+            Ok(None) => return None,
+            Err(e) => {
+                self.error(&e.to_string());
+                return None;
+            }
+        };
+        self.execute(cmd)
+    }
+
+    fn execute(&mut self, cmd: Command) -> Option<Exit> {
+        match cmd {
+            Command::Ucci => {
+                self.dialect = Dialect::Ucci;
+                self.handshake();
+            }
+            Command::Uci => {
+                self.dialect = Dialect::Uci;
+                self.handshake();
+            }
+            Command::IsReady => self.say("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Position(p) => self.engine.set_position(*p),
+            Command::BanMoves(moves) => {
+                if let Err(e) = self.engine.set_banned_moves(&moves) {
+                    self.error(&e.to_string());
+                }
+            }
+            Command::Go(limits) => self.go(*limits),
+            Command::Perft(d) => {
+                if self.thinking() {
+                    self.error("the engine is thinking; send stop first");
+                } else {
+                    self.perft(d);
+                }
+            }
+            Command::PonderHit { draw } => self.engine.ponderhit(draw),
+            Command::Stop => {
+                if self.thinking() {
+                    self.engine.stop();
+                    self.finish_search();
+                } else if self.dialect == Dialect::Ucci {
+                    self.say("nobestmove");
+                }
+            }
+            Command::Probe(p) => self.probe(p.as_deref()),
+            Command::Quit => {
+                self.engine.stop();
+                self.finish_search();
+                if self.dialect == Dialect::Ucci {
+                    self.say("bye");
+                }
+                return Some(Exit::Quit);
+            }
+            Command::NewGame => self.new_game(),
+            Command::Display => self.say(&display(self.engine.position())),
+            Command::Eval => {
+                let b = eval::breakdown(self.engine.position(), eval::Knowledge::Full);
+                self.say(&b.to_string());
+            }
+            Command::Bench(depth) => {
+                if self.thinking() {
+                    self.error("the engine is thinking; send stop first");
+                } else {
+                    self.bench(depth.unwrap_or(bench::DEFAULT_DEPTH));
+                }
+            }
+            Command::Debug(on) => self.debug = on,
+            Command::Judge(set) => self.judge(set),
+        }
+        None
+    }
+
+    /// Rules on the game of the current position: the report as message lines,
+    /// then `judgeok` and the ruling as one line of JSON.
+    fn judge(&self, set: Option<RuleSet>) {
+        let set = set.unwrap_or(match self.engine.rules() {
+            RepetitionRules::Judged(r) => r,
+            RepetitionRules::AllDraws => RuleSet::default(),
+        });
+        let j = rules::judge_position(self.engine.position(), set);
+        let mut lines: Vec<String> = j
+            .report_lines()
+            .iter()
+            .map(|l| self.dialect.message(l))
+            .collect();
+        lines.push(format!("judgeok {}", j.to_json_line()));
+        self.say(&lines.join("\n"));
+    }
+
+    fn handshake(&self) {
+        let ucci = self.dialect == Dialect::Ucci;
+        let mut lines = vec![format!("id name {ENGINE_NAME}")];
+        if ucci {
+            lines.push("id copyright 2026 the Chuhan developers".into());
+        }
+        lines.push(format!("id author {ENGINE_AUTHOR}"));
+        if ucci {
+            lines.push("id user unknown".into());
+        }
+        for spec in options::TABLE {
+            if (ucci && spec.in_ucci) || (!ucci && spec.in_uci) {
+                lines.push(options::describe(spec, ucci));
+            }
+        }
+        lines.push(if ucci { "ucciok" } else { "uciok" }.into());
+        self.say(&lines.join("\n"));
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let Some(spec) = options::find(name) else {
+            self.note(&format!("unknown option '{name}' ignored"));
+            return;
+        };
+        let v = match options::validate(spec, value) {
+            Ok(v) => v,
+            Err(e) => {
+                self.error(&e);
+                return;
+            }
+        };
+        let level = |v: &Value| match v {
+            Value::Text(t) => t.parse::<Level>().ok(),
+            _ => None,
+        };
+        let result = match (spec.id, &v) {
+            (OptionId::UseMillisec, Value::Bool(b)) => {
+                self.usemillisec = *b;
+                Ok(())
+            }
+            (OptionId::Batch, Value::Bool(b)) => {
+                self.batch = *b;
+                Ok(())
+            }
+            (OptionId::Debug, Value::Bool(b)) => {
+                self.debug = *b;
+                Ok(())
+            }
+            (OptionId::BookFiles, Value::Text(t)) => {
+                self.bookfiles = t.clone();
+                self.load_books();
+                Ok(())
+            }
+            (OptionId::NewGame, _) => {
+                self.new_game();
+                return;
+            }
+            (OptionId::Ponder, Value::Bool(b)) => self.engine.set_option(EngineOption::Ponder(*b)),
+            (OptionId::UseBook, Value::Bool(b)) => {
+                self.engine.set_option(EngineOption::UseBook(*b))
+            }
+            (OptionId::Resign, Value::Bool(b)) => self.engine.set_option(EngineOption::Resign(*b)),
+            (OptionId::Hash, Value::Int(n)) => {
+                self.engine.set_option(EngineOption::Hash(*n as usize))
+            }
+            (OptionId::Threads, Value::Int(n)) => {
+                self.engine.set_option(EngineOption::Threads(*n as usize))
+            }
+            (OptionId::MultiPv, Value::Int(n)) => {
+                self.multipv = *n as usize;
+                self.engine.set_option(EngineOption::MultiPv(*n as usize))
+            }
+            (OptionId::MoveOverhead, Value::Int(n)) => self
+                .engine
+                .set_option(EngineOption::MoveOverhead(*n as u64)),
+            (OptionId::ClearHash, _) => self.engine.set_option(EngineOption::ClearHash),
+            (OptionId::Idle, v) => match level(v) {
+                Some(l) => self.engine.set_option(EngineOption::Idle(l)),
+                None => Ok(()),
+            },
+            (OptionId::Pruning, v) => match level(v) {
+                Some(l) => self.engine.set_option(EngineOption::Pruning(l)),
+                None => Ok(()),
+            },
+            (OptionId::Knowledge, v) => match level(v) {
+                Some(l) => self.engine.set_option(EngineOption::Knowledge(l)),
+                None => Ok(()),
+            },
+            (OptionId::Randomness, Value::Text(t)) => match t.parse::<Randomness>() {
+                Ok(r) => self.engine.set_option(EngineOption::Randomness(r)),
+                Err(e) => {
+                    self.error(&e.to_string());
+                    return;
+                }
+            },
+            (OptionId::Style, Value::Text(t)) => match t.parse::<Style>() {
+                Ok(s) => self.engine.set_option(EngineOption::Style(s)),
+                Err(e) => Err(e),
+            },
+            (OptionId::Rules, Value::Text(t)) => match t.parse::<RuleSet>() {
+                Ok(r) => self
+                    .engine
+                    .set_option(EngineOption::Rules(RepetitionRules::Judged(r))),
+                Err(e) => {
+                    self.error(&e.to_string());
+                    return;
+                }
+            },
+            _ => {
+                self.error(&format!("bad value for {}", spec.ucci));
+                return;
+            }
+        };
+        if let Err(e) = result {
+            self.error(&e.to_string());
+        }
+    }
+
+    fn new_game(&mut self) {
+        if let Err(e) = self.engine.new_game() {
+            self.error(&e.to_string());
+        }
+    }
+
+    fn go(&mut self, limits: crate::search::Limits) {
+        if self.thinking() {
+            self.error("the engine is already thinking; send stop first");
+            return;
+        }
+        if self.batch && (limits.infinite || limits.ponder) {
+            self.error("go infinite and go ponder need batch mode off");
+            return;
+        }
+        if !self.books_loaded {
+            self.load_books();
+        }
+        self.unbounded_search = limits.is_unbounded() || limits.ponder;
+        match self.engine.go(limits) {
+            Ok(rx) => {
+                let answered = Arc::new(AtomicBool::new(false));
+                self.answered = Arc::clone(&answered);
+                let out = self.out.clone();
+                let dialect = self.dialect;
+                let multipv_on = self.multipv > 1;
+                self.printer = Some(std::thread::spawn(move || {
+                    print_events(&rx, &out, dialect, multipv_on, &answered)
+                }));
+                if self.batch {
+                    self.finish_search();
+                }
+            }
+            Err(e) => self.error(&e.to_string()),
+        }
+    }
+
+    fn perft(&self, depth: u32) {
+        let pos = self.engine.position().clone();
+        let threads = self.engine.threads();
+        let rows = if depth == 0 {
+            Vec::new()
+        } else {
+            perft::divide_parallel(&pos, depth, threads)
+        };
+        let mut lines: Vec<String> = rows.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+        let total: u64 = rows.iter().map(|r| r.1).sum();
+        lines.push(String::new());
+        lines.push(format!(
+            "Nodes searched: {}",
+            if depth == 0 { 1 } else { total }
+        ));
+        self.say(&lines.join("\n"));
+    }
+
+    fn probe(&self, pos: Option<&Position>) {
+        let pos = pos.unwrap_or(self.engine.position());
+        let Some(e) = self.engine.probe(pos) else {
+            self.say("pophash");
+            return;
+        };
+        let v = if self.dialect == Dialect::Ucci {
+            dialect::ucci_score(e.value)
+        } else {
+            e.value
+        };
+        let mut s = String::from("pophash");
+        if e.mv.is_some() && pos.is_legal(e.mv) {
+            s.push_str(&format!(" bestmove {}", e.mv));
+        }
+        let d = e.depth.max(0);
+        match e.bound {
+            Bound::Lower => s.push_str(&format!(" lowerbound {v} depth {d}")),
+            Bound::Upper => s.push_str(&format!(" upperbound {v} depth {d}")),
+            Bound::Exact => s.push_str(&format!(
+                " lowerbound {v} depth {d} upperbound {v} depth {d}"
+            )),
+        }
+        self.say(&s);
+    }
+
+    fn bench(&self, depth: i32) {
+        match bench::run(depth, 1, 16) {
+            Ok(r) => {
+                self.say(&format!(
+                    "Nodes searched: {}\nNodes/second: {}",
+                    r.total_nodes,
+                    r.nps()
+                ));
+            }
+            Err(e) => self.error(&e.to_string()),
+        }
+    }
+}
+
+/// The `d` diagram: the board ([`diagram::text`]), then the FEN, the key and the
+/// checkers.
+///
+/// ```
+/// use chuhan_engine::core::Position;
+/// let d = chuhan_engine::protocol::display(&Position::startpos());
+/// assert!(d.contains("俥──傌──相──仕──帥──仕──相──傌──俥"));
+/// assert!(d.contains("Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"));
+/// assert!(d.ends_with("Checkers: "));
+/// ```
+pub fn display(pos: &Position) -> String {
+    let checkers: Vec<String> = pos
+        .checkers()
+        .into_iter()
+        .map(|sq| sq.to_string())
+        .collect();
+    format!(
+        "{}\nFen: {}\nKey: {:016X}\nCheckers: {}",
+        diagram::text(pos).trim_end(),
+        pos.to_fen(),
+        pos.key(),
+        checkers.join(" ")
+    )
+}
+
+fn print_events(
+    rx: &Receiver<Event>,
+    out: &Output,
+    dialect: Dialect,
+    multipv_on: bool,
+    answered: &AtomicBool,
+) {
+    for e in rx.iter() {
+        match e {
+            Event::Info(i) => out.line(&dialect.info(&i, multipv_on)),
+            Event::CurrMove { depth, mv, number } => {
+                out.line(&format!(
+                    "info depth {depth} currmove {mv} currmovenumber {number}"
+                ));
+            }
+            Event::Book { mv, weight } => out.line(&dialect.book(mv, weight)),
+            Event::Message(m) => out.line(&dialect.message(&m)),
+            Event::BestMove(b) => {
+                answered.store(true, Ordering::SeqCst);
+                out.line(&dialect.bestmove(&b));
+                return;
+            }
+        }
+    }
+}
+
+/// Runs the daemon on stdin/stdout until `quit` or the end of input.
+pub fn run_stdio() -> Exit {
+    let mut session = Session::new(Output::new(Box::new(std::io::stdout())));
+    let stdin = std::io::stdin();
+    session.run(stdin.lock())
+}

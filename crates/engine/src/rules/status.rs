@@ -1,0 +1,264 @@
+//! Game end (chapter 1 §3–4, §22.2, §23): checkmate, 困斃, repetition rulings, the
+//! sixty-move natural limit and dead positions — what a match runner or the daemon
+//! asks after every move.
+
+use super::cycle::{self, Analysis, ClassCache, analyse};
+use super::params;
+use super::ruleset::RuleSet;
+use crate::core::{Color, PieceKind, Position, Terminal};
+
+/// How the game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Play goes on.
+    Ongoing,
+    /// The side to move is in check with no legal move (將死, §3.2): it loses.
+    Checkmate,
+    /// The side to move has no legal move (困斃, §3.3): it loses.
+    Stalemate,
+    /// The position has occurred three times (待判局面, §23.1); see the winner and
+    /// the ruling.
+    Repetition,
+    /// Sixty moves without a capture (自然限著, §4.2.4, §22.2): drawn.
+    SixtyMoves,
+    /// Neither side has a rook, horse, cannon or pawn left (§4.2.2): drawn.
+    DeadPosition,
+}
+
+impl Status {
+    /// The JSON name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ongoing => "ongoing",
+            Status::Checkmate => "checkmate",
+            Status::Stalemate => "stalemate",
+            Status::Repetition => "repetition",
+            Status::SixtyMoves => "sixty_moves",
+            Status::DeadPosition => "dead_position",
+        }
+    }
+}
+
+/// Who won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Winner {
+    /// Red won.
+    Red,
+    /// Black won.
+    Black,
+    /// Drawn.
+    Draw,
+}
+
+impl Winner {
+    /// The winner `c`.
+    pub fn side(c: Color) -> Winner {
+        match c {
+            Color::Red => Winner::Red,
+            Color::Black => Winner::Black,
+        }
+    }
+
+    /// The JSON name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Winner::Red => "red",
+            Winner::Black => "black",
+            Winner::Draw => "draw",
+        }
+    }
+}
+
+/// The state of a game after its last move.
+#[derive(Clone, Debug)]
+pub struct GameStatus {
+    /// What happened.
+    pub status: Status,
+    /// The result, or `None` while the game goes on — which includes a repetition
+    /// in which the side to move is the violator and must now vary (§23.5.2).
+    pub winner: Option<Winner>,
+    /// The analysed cycle when `status` is [`Status::Repetition`].
+    pub cycle: Option<Analysis>,
+}
+
+impl GameStatus {
+    /// True when the game is over.
+    pub fn is_over(&self) -> bool {
+        self.winner.is_some()
+    }
+}
+
+/// The game's status after its last move.
+///
+/// A repetition (the third occurrence) is ruled by the cycle: a draw if nobody must
+/// vary; a loss for the violator if it is the side that just completed the cycle
+/// (it did not vary) or if the violation is a unilateral perpetual check (§23.5.1);
+/// otherwise the violator is to move and must vary, and the game goes on.
+///
+/// ```
+/// use chuhan_engine::core::Position;
+/// use chuhan_engine::rules::{game_status, RuleSet, Status, Winner};
+/// let pos = Position::from_fen("3k5/R8/1R7/9/9/9/9/9/9/4K4 w").unwrap();
+/// assert_eq!(game_status(&pos, RuleSet::Cxa2011).status, Status::Ongoing);
+/// let mut pos = pos;
+/// pos.make_move("b7b9".parse().unwrap());
+/// let s = game_status(&pos, RuleSet::Cxa2011);
+/// assert_eq!((s.status, s.winner), (Status::Checkmate, Some(Winner::Red)));
+/// ```
+pub fn game_status(pos: &Position, rules: RuleSet) -> GameStatus {
+    status_with(pos, rules, None)
+}
+
+/// [`game_status`] with a classification cache.
+pub fn status_with(pos: &Position, rules: RuleSet, cache: Option<&mut ClassCache>) -> GameStatus {
+    let stm = pos.side_to_move();
+    let done = |status, winner| GameStatus {
+        status,
+        winner: Some(winner),
+        cycle: None,
+    };
+    match pos.terminal() {
+        Terminal::Checkmate => return done(Status::Checkmate, Winner::side(!stm)),
+        Terminal::Stalemate => return done(Status::Stalemate, Winner::side(!stm)),
+        Terminal::Ongoing => {}
+    }
+    if let Some(c) = cycle::find(pos, 3, rules) {
+        let a = analyse(pos, c, rules, cache);
+        let winner = match a.verdict.must_vary {
+            None => Some(Winner::Draw),
+            Some(v) if a.verdict.immediate || v != stm => Some(Winner::side(!v)),
+            Some(_) => None,
+        };
+        return GameStatus {
+            status: Status::Repetition,
+            winner,
+            cycle: Some(a),
+        };
+    }
+    if sixty_moves(pos) {
+        return done(Status::SixtyMoves, Winner::Draw);
+    }
+    if dead_position(pos) {
+        return done(Status::DeadPosition, Winner::Draw);
+    }
+    GameStatus {
+        status: Status::Ongoing,
+        winner: None,
+        cycle: None,
+    }
+}
+
+/// §4.2.4 with §22.2: the plies without a capture that `claimant` may count — all
+/// of them, less the claimant's checks beyond the first ten. Checks before the
+/// position's known history are not seen (a FEN's counter is taken as check-free).
+pub fn sixty_move_count(pos: &Position, claimant: Color) -> u32 {
+    let plies = pos.rule60();
+    let known = (plies as usize).min(pos.game_ply());
+    let n = pos.game_ply();
+    let mut checks = 0u32;
+    for back in 0..known {
+        let j = n - back;
+        let st = if j == n {
+            pos.state()
+        } else {
+            &pos.history()[j]
+        };
+        // The move into position j was made by the side not to move there.
+        let mover = if back % 2 == 0 {
+            !pos.side_to_move()
+        } else {
+            pos.side_to_move()
+        };
+        if mover == claimant && st.checkers.any() {
+            checks += 1;
+        }
+    }
+    plies - checks.saturating_sub(params::COUNTED_CHECKS)
+}
+
+/// True when either side may claim the sixty-move draw (§4.2.4, §22.2). Cheap when
+/// fewer than 120 plies have passed since the last capture.
+pub fn sixty_moves(pos: &Position) -> bool {
+    pos.rule60() >= params::SIXTY_MOVE_PLIES
+        && Color::ALL
+            .iter()
+            .any(|&c| sixty_move_count(pos, c) >= params::SIXTY_MOVE_PLIES)
+}
+
+/// §4.2.2 as the issue defines it: no rook, horse, cannon or pawn on the board.
+pub fn dead_position(pos: &Position) -> bool {
+    [
+        PieceKind::Rook,
+        PieceKind::Horse,
+        PieceKind::Cannon,
+        PieceKind::Pawn,
+    ]
+    .iter()
+    .all(|&k| pos.kind(k).is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(fen: &str, moves: &str) -> Position {
+        let mut pos = Position::from_fen(fen).unwrap();
+        for m in moves.split_whitespace() {
+            pos.make_move(m.parse().unwrap());
+        }
+        pos
+    }
+
+    #[test]
+    fn dead_positions() {
+        assert!(dead_position(
+            &Position::from_fen("3ak4/4a4/9/9/9/9/9/4B4/9/3AK1B2 w").unwrap()
+        ));
+        assert!(!dead_position(
+            &Position::from_fen("3ak4/4a4/9/9/9/9/p8/4B4/9/3AK1B2 w").unwrap()
+        ));
+        let s = game_status(
+            &Position::from_fen("3ak4/4a4/9/9/9/9/9/4B4/9/3AK1B2 w").unwrap(),
+            RuleSet::Axf,
+        );
+        assert_eq!(
+            (s.status, s.winner),
+            (Status::DeadPosition, Some(Winner::Draw))
+        );
+    }
+
+    #[test]
+    fn stalemate_loses() {
+        let pos = Position::from_fen("3k5/R8/9/9/9/9/9/9/9/4K4 b").unwrap();
+        let s = game_status(&pos, RuleSet::Cxa2011);
+        assert_eq!((s.status, s.winner), (Status::Stalemate, Some(Winner::Red)));
+    }
+
+    #[test]
+    fn sixty_moves_with_check_allowance() {
+        // 118 quiet plies on the clock, then two more: the limit.
+        let fen = "3k5/9/9/9/9/9/9/9/4A4/R2AK4 w - - 118 80";
+        let pos = play(fen, "a0a1 d9d8");
+        assert_eq!(pos.rule60(), 120);
+        assert!(sixty_moves(&pos));
+        assert_eq!(
+            game_status(&pos, RuleSet::Cxa2011).status,
+            Status::SixtyMoves
+        );
+        // §22.2: red gives 12 checks in the last plies; red's count loses 2 of them
+        // but black may still claim.
+        let fen = "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 96 80";
+        let moves = "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 \
+                     a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9";
+        let mut pos = Position::from_fen(fen).unwrap();
+        for m in moves.split_whitespace() {
+            pos.make_move(m.parse().unwrap());
+        }
+        assert_eq!(pos.rule60(), 120);
+        assert_eq!(sixty_move_count(&pos, Color::Red), 120 - 2);
+        assert_eq!(sixty_move_count(&pos, Color::Black), 120);
+        assert!(sixty_moves(&pos));
+    }
+}

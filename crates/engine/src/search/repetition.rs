@@ -1,0 +1,469 @@
+//! Game-history verdicts inside the search: repetitions judged by the 棋例 (CXA 2011
+//! or AXF, through [`rules::repetition_cached`]) and the 60-move rule.
+//!
+//! This is the one place that decides what a repeated position is worth.
+//!
+//! * **Filter first.** The scan back through the history runs only when the
+//!   [`RepetitionFilter`] says the key occurred before (a small counting table of key
+//!   bits, maintained on every make/unmake), so almost every node pays one table
+//!   load; the rules are asked only when the scan finds an occurrence that counts.
+//! * **Fold.** A position met for the third time (two earlier occurrences, anywhere)
+//!   is ruled for good. A position met for the second time, the earlier occurrence
+//!   strictly after the root, is ruled as a *two-fold*: the cycle lies wholly inside
+//!   the tree and the side that would have to vary may still do so, so a two-fold
+//!   win is not trusted as a win. A second occurrence whose first one is at or before
+//!   the root is no verdict yet (the game must reach the 待判局面 of §23.1).
+//! * **Scores.** Draws score as draws. A cycle completed for good by its violator is
+//!   a rule win for the other side ([`Verdict::RuleWin`]): the search scores it in the
+//!   rule band of [`crate::search::score::RULE_WIN`], never as a mate, and never cuts
+//!   off on such values from the transposition table. A two-fold completed by its
+//!   violator only narrows the window ([`Verdict::AtLeastDraw`]: the other side can
+//!   always repeat, so it holds at least a draw; Pikafish's scheme). A cycle whose
+//!   violator is the side to move (the opponent completed it) means it must vary:
+//!   the search goes on, and the move that continues the cycle meets a rule win for
+//!   the opponent one ply later — except CXA unilateral 長將 at the third occurrence,
+//!   which loses at once (§23.5.1, [`Verdict::RuleLoss`]).
+//! * **TT hygiene.** Besides the band, the table key of a position that may repeat
+//!   carries a salt ([`crate::search::tt::table_key`]), so path-dependent values are
+//!   not shared with the same placement reached afresh.
+//! * **Sixty moves**: after 120 plies without a capture (checks beyond a side's first
+//!   ten not counted, [`crate::rules::sixty_moves`]) the game is drawn, unless the
+//!   side to move has no legal move: then it is mated.
+
+use crate::core::{Move, Position};
+use crate::rules::{self, ClassCache, Outcome, RuleSet};
+use std::fmt;
+use std::str::FromStr;
+
+/// How the search scores repeated positions (the `rules` option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RepetitionRules {
+    /// Cycles are judged by the 棋例 of this rule set: forbidden cycles lose for
+    /// their violator, the others are draws.
+    Judged(RuleSet),
+    /// Every repetition is a draw (engines without 棋例; kept for comparison and
+    /// casual play).
+    AllDraws,
+}
+
+impl Default for RepetitionRules {
+    /// The CXA 2011 rules.
+    fn default() -> RepetitionRules {
+        RepetitionRules::Judged(RuleSet::Cxa2011)
+    }
+}
+
+impl RepetitionRules {
+    /// The name used in options and on the command line: `cxa2011`, `axf` or
+    /// `draw`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RepetitionRules::Judged(r) => r.name(),
+            RepetitionRules::AllDraws => "draw",
+        }
+    }
+}
+
+impl fmt::Display for RepetitionRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for RepetitionRules {
+    type Err = rules::ParseRuleSetError;
+
+    /// A rule-set name ([`RuleSet`]'s spellings), or `draw` (also `draws`, `none`)
+    /// for [`RepetitionRules::AllDraws`].
+    ///
+    /// ```
+    /// use chuhan_engine::rules::RuleSet;
+    /// use chuhan_engine::search::repetition::RepetitionRules;
+    /// assert_eq!("axf".parse(), Ok(RepetitionRules::Judged(RuleSet::Axf)));
+    /// assert_eq!("draw".parse(), Ok(RepetitionRules::AllDraws));
+    /// assert!("wxf".parse::<RepetitionRules>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<RepetitionRules, rules::ParseRuleSetError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "draw" | "draws" | "none" => Ok(RepetitionRules::AllDraws),
+            _ => s.parse().map(RepetitionRules::Judged),
+        }
+    }
+}
+
+/// The result of a history-dependent rule for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The game is drawn here (a repetition ruled a draw, or the 60-move rule).
+    Draw,
+    /// No legal move at the 60-move limit: mated (困斃 or checkmate still lose).
+    Mated,
+    /// The opponent completed, for the third time, a cycle in which it is the
+    /// violator: the side to move wins by the rules.
+    RuleWin,
+    /// The side to move is the violator of a cycle the opponent completed for the
+    /// third time, and loses at once (CXA unilateral 長將, §23.5.1).
+    RuleLoss,
+    /// The opponent completed a two-fold cycle inside the tree in which it is the
+    /// violator: the side to move can hold at least a draw (it keeps repeating, the
+    /// opponent must vary), so the search raises its floor to a draw and goes on.
+    AtLeastDraw,
+}
+
+const FILTER_BITS: u32 = 14;
+
+/// Counts of positions on the current game-plus-search path by high key bits: a key
+/// whose count is below 2 cannot be a repetition (the current position counts once).
+pub struct RepetitionFilter {
+    counts: Vec<u8>,
+}
+
+impl Default for RepetitionFilter {
+    fn default() -> RepetitionFilter {
+        RepetitionFilter::new()
+    }
+}
+
+impl RepetitionFilter {
+    /// An empty filter.
+    pub fn new() -> RepetitionFilter {
+        RepetitionFilter {
+            counts: vec![0; 1 << FILTER_BITS],
+        }
+    }
+
+    #[inline(always)]
+    fn slot(key: u64) -> usize {
+        (key >> (64 - FILTER_BITS)) as usize
+    }
+
+    /// Fills the filter from a position and the part of its history that matters
+    /// (since the last capture or null move).
+    pub fn init(&mut self, pos: &Position) {
+        self.counts.fill(0);
+        let hist = pos.history();
+        let back = (pos.rule60().min(pos.state().plies_from_null) as usize).min(hist.len());
+        for st in &hist[hist.len() - back..] {
+            self.push(st.key);
+        }
+        self.push(pos.key());
+    }
+
+    /// Records a position entered by a move.
+    #[inline(always)]
+    pub fn push(&mut self, key: u64) {
+        let c = &mut self.counts[Self::slot(key)];
+        *c = c.saturating_add(1);
+    }
+
+    /// Forgets a position left by unmaking its move.
+    #[inline(always)]
+    pub fn pop(&mut self, key: u64) {
+        let c = &mut self.counts[Self::slot(key)];
+        *c = c.saturating_sub(1);
+    }
+
+    /// True if `key` may have occurred before on the path (false positives only).
+    #[inline(always)]
+    pub fn maybe_repeated(&self, key: u64) -> bool {
+        self.counts[Self::slot(key)] >= 2
+    }
+}
+
+/// Entries of a [`Referee`]'s verdict memo (a power of two).
+const MEMO_ENTRIES: usize = 1 << 12;
+
+/// A search thread's memory of the repetition rules: the rules module's move
+/// classifications ([`ClassCache`]) and, in front of it, the verdicts already given,
+/// by cycle. The same cycle is met at many nodes of one search; its verdict is a
+/// function of the positions from just before its first judged occurrence to its
+/// end (the moves between them and the previous position, which a classification
+/// looks at, follow from the positions), so a hash of their keys finds it again
+/// for the price of a short scan.
+pub struct Referee {
+    classes: ClassCache,
+    verdicts: Vec<(u64, Option<Verdict>)>,
+}
+
+impl Default for Referee {
+    fn default() -> Referee {
+        Referee::new()
+    }
+}
+
+impl Referee {
+    /// An empty referee.
+    pub fn new() -> Referee {
+        Referee {
+            classes: ClassCache::new(),
+            verdicts: vec![(0, None); MEMO_ENTRIES],
+        }
+    }
+
+    /// Number of move classifications held.
+    pub fn classifications(&self) -> usize {
+        self.classes.len()
+    }
+}
+
+/// The signature of the cycle ending at `pos` whose earliest occurrence taken into
+/// account is `back` plies ago, and of how it is to be ruled.
+fn cycle_signature(
+    pos: &Position,
+    back: usize,
+    set: RuleSet,
+    threefold: bool,
+    in_tree: bool,
+) -> u64 {
+    let hist = pos.history();
+    let first = hist.len() - back;
+    let mut h =
+        0x243F_6A88_85A3_08D3u64 ^ ((set as u64) << 1 | threefold as u64) << 2 ^ in_tree as u64;
+    let before = first.checked_sub(1).map_or(0, |i| hist[i].key);
+    for k in std::iter::once(before)
+        .chain(hist[first..].iter().map(|s| s.key))
+        .chain(std::iter::once(pos.key()))
+    {
+        h = (h ^ k).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    }
+    h | 1
+}
+
+/// The verdict of the history rules for the side to move of `pos`, `ply` plies below
+/// the search root, or `None` if play goes on (see the module documentation for the
+/// folds and the scores). `referee` remembers verdicts and classifications across
+/// calls: keep one per search thread.
+pub fn judge(
+    pos: &Position,
+    filter: &RepetitionFilter,
+    ply: usize,
+    rules: RepetitionRules,
+    referee: &mut Referee,
+) -> Option<Verdict> {
+    if rules::sixty_moves(pos) {
+        return Some(if pos.has_legal_move() {
+            Verdict::Draw
+        } else {
+            Verdict::Mated
+        });
+    }
+    if !filter.maybe_repeated(pos.key()) {
+        return None;
+    }
+    let hist = pos.history();
+    let key = pos.key();
+    let end = (pos.rule60().min(pos.state().plies_from_null) as usize).min(hist.len());
+    // Earlier occurrences (up to two), and whether the latest lies strictly after
+    // the root.
+    let mut seen = 0;
+    let mut in_tree = false;
+    let mut back = 0;
+    let mut i = 4;
+    while i <= end {
+        if hist[hist.len() - i].key == key {
+            if seen == 0 {
+                in_tree = i < ply;
+                if in_tree && rules == RepetitionRules::AllDraws {
+                    return Some(Verdict::Draw);
+                }
+            }
+            seen += 1;
+            back = i;
+            if seen == 2 {
+                break;
+            }
+        }
+        i += 2;
+    }
+    let RepetitionRules::Judged(set) = rules else {
+        return (seen == 2).then_some(Verdict::Draw);
+    };
+    let threefold = seen == 2;
+    if !threefold && !in_tree {
+        return None;
+    }
+    let sig = cycle_signature(pos, back, set, threefold, in_tree);
+    let slot = (sig as usize) & (MEMO_ENTRIES - 1);
+    if referee.verdicts[slot].0 == sig {
+        return referee.verdicts[slot].1;
+    }
+    let v = rule(pos, set, threefold, in_tree, &mut referee.classes);
+    referee.verdicts[slot] = (sig, v);
+    v
+}
+
+/// Asks the rules about a repetition the scan found: `threefold` if the position
+/// occurred twice before, `in_tree` if the latest earlier occurrence lies strictly
+/// after the root.
+fn rule(
+    pos: &Position,
+    set: RuleSet,
+    threefold: bool,
+    in_tree: bool,
+    cache: &mut ClassCache,
+) -> Option<Verdict> {
+    // The rules count for themselves (under CXA a position reached by a capture is
+    // not counted), so a three-fold here may be a two-fold there.
+    let rep = if threefold {
+        rules::repetition_cached(pos, set, 3, cache)
+    } else {
+        None
+    };
+    let rep = match rep {
+        Some(r) => r,
+        None if in_tree => rules::repetition_cached(pos, set, 2, cache)?,
+        None => return None,
+    };
+    let definite = rep.occurrences >= 3;
+    match rep.outcome {
+        Outcome::Draw => Some(Verdict::Draw),
+        Outcome::Win if definite => Some(Verdict::RuleWin),
+        Outcome::Win => Some(Verdict::AtLeastDraw),
+        Outcome::Loss if definite && rep.immediate => Some(Verdict::RuleLoss),
+        Outcome::Loss => None,
+    }
+}
+
+/// The legal moves of the side to move that `rules` forbid: each would complete,
+/// for the third time, a cycle in which the mover is the violator (the moves
+/// [`rules::judge`] marks `ban`). Empty under [`RepetitionRules::AllDraws`].
+///
+/// ```
+/// use chuhan_engine::core::{Move, Position};
+/// use chuhan_engine::search::repetition::{forbidden_moves, RepetitionRules};
+/// let mut pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
+/// for m in "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9".split(' ') {
+///     pos.make_move(m.parse().unwrap());
+/// }
+/// // The fifth check in a row would bring the position after a0a9 back a third time.
+/// let a8a9: Move = "a8a9".parse().unwrap();
+/// assert_eq!(forbidden_moves(&pos, RepetitionRules::default()), vec![a8a9]);
+/// assert!(forbidden_moves(&pos, RepetitionRules::AllDraws).is_empty());
+/// ```
+pub fn forbidden_moves(pos: &Position, rules: RepetitionRules) -> Vec<Move> {
+    let RepetitionRules::Judged(set) = rules else {
+        return Vec::new();
+    };
+    let mut line = pos.clone();
+    let mut cache = ClassCache::new();
+    let mut out = Vec::new();
+    for &m in pos.legal_moves().iter() {
+        line.make_move(m);
+        if rules::repetition_cached(&line, set, 3, &mut cache)
+            .is_some_and(|r| r.outcome == Outcome::Win)
+        {
+            out.push(m);
+        }
+        line.unmake_move();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CXA: RepetitionRules = RepetitionRules::Judged(RuleSet::Cxa2011);
+    const AXF: RepetitionRules = RepetitionRules::Judged(RuleSet::Axf);
+
+    fn play(pos: &mut Position, filter: &mut RepetitionFilter, moves: &str) {
+        for m in moves.split_whitespace() {
+            pos.make_move(m.parse().unwrap());
+            filter.push(pos.key());
+        }
+    }
+
+    fn start(fen: &str) -> (Position, RepetitionFilter) {
+        let pos = Position::from_fen(fen).unwrap();
+        let mut f = RepetitionFilter::new();
+        f.init(&pos);
+        (pos, f)
+    }
+
+    #[test]
+    fn all_draws_twofold_inside_threefold_outside() {
+        let (mut pos, mut f) = start("4k4/9/9/9/9/9/9/9/R8/3K5 w");
+        let c = &mut Referee::new();
+        let draws = RepetitionRules::AllDraws;
+        play(&mut pos, &mut f, "a1a2 e9f9 a2a1 f9e9");
+        // Back at the start position after 4 plies: a draw inside a search whose
+        // root was before the first occurrence; not when the first occurrence is
+        // the root itself or before it (only a two-fold).
+        assert_eq!(judge(&pos, &f, 5, draws, c), Some(Verdict::Draw));
+        assert_eq!(judge(&pos, &f, 4, draws, c), None);
+        assert_eq!(judge(&pos, &f, 0, draws, c), None);
+        // Idle moves on both sides: the rules say the same.
+        assert_eq!(judge(&pos, &f, 5, CXA, c), Some(Verdict::Draw));
+        assert_eq!(judge(&pos, &f, 0, AXF, c), None);
+        play(&mut pos, &mut f, "a1a2 e9f9 a2a1 f9e9");
+        assert_eq!(judge(&pos, &f, 0, draws, c), Some(Verdict::Draw), "3-fold");
+        assert_eq!(judge(&pos, &f, 0, CXA, c), Some(Verdict::Draw));
+    }
+
+    #[test]
+    fn perpetual_check_is_judged() {
+        // Red checks with the rook on every move; black's king steps up and back.
+        let (mut pos, mut f) = start("4k4/9/9/9/9/9/9/9/9/R2K5 w");
+        let c = &mut Referee::new();
+        play(&mut pos, &mut f, "a0a9 e9e8 a9a8 e8e9 a8a9");
+        // Black to move, the position after a0a9 for the second time; red, the
+        // checker, completed the cycle.
+        for rules in [CXA, AXF] {
+            assert_eq!(judge(&pos, &f, 5, rules, c), Some(Verdict::AtLeastDraw));
+            assert_eq!(judge(&pos, &f, 4, rules, c), None, "first one at the root");
+        }
+        assert_eq!(
+            judge(&pos, &f, 5, RepetitionRules::AllDraws, c),
+            Some(Verdict::Draw)
+        );
+        play(&mut pos, &mut f, "e9e8");
+        // Red to move and the violator (black completed the cycle): red must vary,
+        // the search goes on.
+        assert_eq!(judge(&pos, &f, 6, CXA, c), None);
+        play(&mut pos, &mut f, "a9a8 e8e9 a8a9");
+        // Third time: red loses by the rules, wherever the root is.
+        for rules in [CXA, AXF] {
+            for ply in [0, 3, 9] {
+                assert_eq!(judge(&pos, &f, ply, rules, c), Some(Verdict::RuleWin));
+            }
+        }
+        play(&mut pos, &mut f, "e9e8");
+        // Red to move at the third occurrence: CXA unilateral 長將 loses at once;
+        // under AXF red must vary.
+        assert_eq!(judge(&pos, &f, 0, CXA, c), Some(Verdict::RuleLoss));
+        assert_eq!(judge(&pos, &f, 0, AXF, c), None);
+        assert!(c.classifications() > 0);
+    }
+
+    #[test]
+    fn sixty_move_rule() {
+        let c = &mut Referee::new();
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 120 80").unwrap();
+        let f = RepetitionFilter::new();
+        assert_eq!(judge(&pos, &f, 3, CXA, c), Some(Verdict::Draw));
+        // No legal move at the limit still loses.
+        let pos = Position::from_fen("3k5/R8/9/9/9/9/9/9/9/4K4 b - - 120 80").unwrap();
+        assert_eq!(judge(&pos, &f, 3, CXA, c), Some(Verdict::Mated));
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 119 80").unwrap();
+        assert_eq!(judge(&pos, &f, 3, CXA, c), None);
+    }
+
+    #[test]
+    fn init_counts_history() {
+        let mut pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w").unwrap();
+        for m in "a1a2 e9f9 a2a1 f9e9".split_whitespace() {
+            pos.make_move(m.parse().unwrap());
+        }
+        let mut f = RepetitionFilter::new();
+        f.init(&pos);
+        assert!(f.maybe_repeated(pos.key()));
+    }
+
+    #[test]
+    fn names() {
+        for r in [CXA, AXF, RepetitionRules::AllDraws] {
+            assert_eq!(r.to_string().parse(), Ok(r));
+        }
+        assert_eq!(RepetitionRules::default(), CXA);
+    }
+}

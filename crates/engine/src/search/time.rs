@@ -1,0 +1,167 @@
+//! Time management: how long to think for one move.
+//!
+//! From the limits the manager derives an *optimum* (checked after each iteration:
+//! don't start what cannot finish) and a *maximum* (checked every few thousand
+//! nodes: stop at once). Both stay below the time left minus the move overhead, so a
+//! move is always sent in time, even at 1 s + 0.01 s per move. While pondering the
+//! clock does not count; `ponderhit` restarts it.
+
+use crate::search::limits::Limits;
+use crate::search::params::{
+    TIME_DEFAULT_MOVES_TO_GO, TIME_ITERATION_PERCENT, TIME_MAX_FACTOR, TIME_MAX_SHARE_PERCENT,
+    TIME_PONDER_PERCENT,
+};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Time budget of one search.
+#[derive(Debug)]
+pub struct TimeManager {
+    start: Instant,
+    /// Milliseconds after `start` from which the clock counts (set at ponderhit).
+    origin_ms: AtomicU64,
+    optimum_ms: Option<u64>,
+    maximum_ms: Option<u64>,
+}
+
+/// Optimum and maximum thinking time in milliseconds for `limits`, or `None` if
+/// time does not limit the search.
+///
+/// ```
+/// use chuhan_engine::search::limits::{Clock, Limits};
+/// use chuhan_engine::search::time::budget;
+/// let l = Limits { clock: Some(Clock { time_ms: 1000, increment_ms: 10, moves_to_go: None }), ..Limits::default() };
+/// let (opt, max) = budget(&l, 30, false).unwrap();
+/// assert!(opt >= 1 && opt <= max && max < 1000 - 30);
+/// ```
+pub fn budget(limits: &Limits, overhead_ms: u64, ponder_option: bool) -> Option<(u64, u64)> {
+    if limits.infinite {
+        return None;
+    }
+    if let Some(mt) = limits.movetime {
+        let t = mt.saturating_sub(overhead_ms.min(mt / 2)).max(1);
+        return Some((t, t));
+    }
+    let clock = limits.clock?;
+    let mtg = clock
+        .moves_to_go
+        .unwrap_or(TIME_DEFAULT_MOVES_TO_GO)
+        .clamp(1, 50);
+    let usable = clock.time_ms.saturating_sub(overhead_ms);
+    let cap = if mtg == 1 {
+        usable * 80 / 100
+    } else {
+        usable * TIME_MAX_SHARE_PERCENT / 100
+    };
+    let inc = if clock.moves_to_go.is_some() {
+        0
+    } else {
+        clock.increment_ms * 3 / 4
+    };
+    let mut opt = usable / mtg + inc;
+    if ponder_option {
+        opt = opt * TIME_PONDER_PERCENT / 100;
+    }
+    let opt = opt.min(cap).max(1);
+    let max = (opt * TIME_MAX_FACTOR).min(cap).max(opt);
+    Some((opt, max))
+}
+
+impl TimeManager {
+    /// Starts the clock for `limits`.
+    pub fn new(limits: &Limits, overhead_ms: u64, ponder_option: bool) -> TimeManager {
+        let b = budget(limits, overhead_ms, ponder_option);
+        TimeManager {
+            start: Instant::now(),
+            origin_ms: AtomicU64::new(0),
+            optimum_ms: b.map(|b| b.0),
+            maximum_ms: b.map(|b| b.1),
+        }
+    }
+
+    /// Milliseconds since the search started.
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Milliseconds on the clock (since the start, or since `ponderhit`).
+    pub fn clock_ms(&self) -> u64 {
+        self.elapsed_ms()
+            .saturating_sub(self.origin_ms.load(Ordering::Relaxed))
+    }
+
+    /// Restarts the clock (the opponent played the expected move).
+    pub fn ponderhit(&self) {
+        self.origin_ms.store(self.elapsed_ms(), Ordering::Relaxed);
+    }
+
+    /// True if the hard limit is reached: stop now.
+    pub fn out_of_time(&self) -> bool {
+        self.maximum_ms.is_some_and(|m| self.clock_ms() >= m)
+    }
+
+    /// True if another iteration should not start; `scale_percent` stretches the
+    /// optimum (an unstable best move wants more time).
+    pub fn stop_iterating(&self, scale_percent: u64) -> bool {
+        match (self.optimum_ms, self.maximum_ms) {
+            (Some(opt), Some(max)) => {
+                let target = (opt * scale_percent / 100).min(max);
+                self.clock_ms() >= target * TIME_ITERATION_PERCENT / 100
+            }
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::limits::Clock;
+
+    fn sd(time_ms: u64, inc: u64, mtg: Option<u64>) -> Limits {
+        Limits {
+            clock: Some(Clock {
+                time_ms,
+                increment_ms: inc,
+                moves_to_go: mtg,
+            }),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn never_plans_beyond_the_clock() {
+        for t in [0u64, 1, 5, 29, 30, 31, 50, 100, 1000, 60_000, 3_600_000] {
+            for inc in [0, 10, 1000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    let (opt, max) = budget(&sd(t, inc, mtg), 30, true).unwrap();
+                    assert!(opt >= 1 && opt <= max, "{t} {inc} {mtg:?}");
+                    assert!(
+                        max <= t.saturating_sub(30).max(1),
+                        "{t} {inc} {mtg:?}: {max}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn movetime_and_unlimited() {
+        let l = Limits {
+            movetime: Some(1000),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&l, 30, false), Some((970, 970)));
+        assert_eq!(budget(&Limits::depth(5), 30, false), None);
+        let mut l = sd(1000, 0, None);
+        l.infinite = true;
+        assert_eq!(budget(&l, 30, false), None);
+    }
+
+    #[test]
+    fn increment_is_used() {
+        let (a, _) = budget(&sd(10_000, 0, None), 30, false).unwrap();
+        let (b, _) = budget(&sd(10_000, 2_000, None), 30, false).unwrap();
+        assert!(b > a);
+    }
+}

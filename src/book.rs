@@ -1,0 +1,421 @@
+//! `chuhan book compile|dump|build|generate|probe`: convert, build, generate and inspect
+//! opening books.
+
+use chuhan_arena::book_generator::{self, GenerateOptions};
+use chuhan_engine::book::{
+    Book, BookBuilder, BookSet, BuildOptions, OwnBook, RecordFormat, eleeye, fold, params, text,
+};
+use chuhan_engine::core::{Move, Position};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Arguments of `chuhan book`.
+#[derive(clap::Args, Debug)]
+pub struct BookArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: BookCommand,
+}
+
+/// The `chuhan book` subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum BookCommand {
+    /// Compile a text book (`BOARD SIDE MOVE WEIGHT [W D L]` lines) into a binary book.
+    Compile {
+        /// The text book.
+        text: PathBuf,
+        /// The binary book to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Write a Chuhan book (binary or text) as canonical text.
+    Dump {
+        /// The book.
+        book: PathBuf,
+        /// Where to write the text (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Build a binary book from game records (PGN, XQF, or ICCS move lists one game
+    /// per line).
+    Build {
+        /// Game record files.
+        #[arg(long, num_args = 1.., required = true)]
+        from: Vec<PathBuf>,
+        /// The binary book to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Use only the first N plies of each game.
+        #[arg(long, default_value_t = params::DEFAULT_MAX_PLY)]
+        max_ply: u32,
+        /// Keep a move only if at least K games played it.
+        #[arg(long, default_value_t = params::DEFAULT_MIN_GAMES)]
+        min_games: u32,
+    },
+    /// Grow a book from Chuhan's own searches: from the start position, the best
+    /// few replies of every position, ply by ply.
+    Generate {
+        /// Search positions up to this many plies deep.
+        #[arg(long)]
+        plies: u32,
+        /// Search depth per position.
+        #[arg(long)]
+        depth: i32,
+        /// The binary book to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// At most this many different replies per position.
+        #[arg(long, default_value_t = params::DEFAULT_GENERATE_WIDTH)]
+        width: usize,
+        /// Leave out replies more than this many centipawns below the best.
+        #[arg(long, default_value_t = params::DEFAULT_GENERATE_MARGIN_CP)]
+        margin: i32,
+        /// Stop after searching this many positions (the most likely ones first).
+        #[arg(long)]
+        max_positions: Option<usize>,
+        /// Positions searched at once (the book does not depend on it).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Hash size per search thread in MB.
+        #[arg(long, default_value_t = params::DEFAULT_GENERATE_HASH_MB)]
+        hash: usize,
+    },
+    /// List the book moves of a position, from one or more books of any format.
+    Probe {
+        /// Book files (Chuhan binary or text, ElephantEye BOOK.DAT).
+        #[arg(required = true)]
+        books: Vec<PathBuf>,
+        /// The position in FEN (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play from that position first.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+    },
+}
+
+/// Runs a `chuhan book` subcommand.
+pub fn run(args: &BookArgs) -> ExitCode {
+    let result = match &args.command {
+        BookCommand::Compile { text, out } => compile(text, out),
+        BookCommand::Dump { book, out } => dump(book, out.as_deref()),
+        BookCommand::Build {
+            from,
+            out,
+            max_ply,
+            min_games,
+        } => build(
+            from,
+            out,
+            BuildOptions {
+                max_ply: *max_ply,
+                min_games: *min_games,
+            },
+        ),
+        BookCommand::Generate {
+            plies,
+            depth,
+            out,
+            width,
+            margin,
+            max_positions,
+            threads,
+            hash,
+        } => generate_book(
+            &GenerateOptions {
+                plies: *plies,
+                depth: *depth,
+                width: *width,
+                margin: *margin,
+                max_positions: *max_positions,
+                threads: *threads,
+                hash_mb: *hash,
+            },
+            out,
+        ),
+        BookCommand::Probe { books, fen, moves } => probe(books, fen.as_deref(), moves),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Writes `book` to `out` through a temporary file renamed into place, so that an
+/// engine reading `out` meanwhile never sees half a book.
+fn write_book(book: &OwnBook, out: &Path) -> Result<usize, String> {
+    let bytes = book.to_bytes();
+    let mut tmp = out.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, &bytes)
+        .and_then(|()| std::fs::rename(&tmp, out))
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    Ok(bytes.len())
+}
+
+fn compile(input: &Path, out: &Path) -> Result<(), String> {
+    let data = read(input)?;
+    let source = std::str::from_utf8(&data)
+        .map_err(|e| format!("{}: not UTF-8 text ({e})", input.display()))?;
+    let book = text::parse(source).map_err(|e| format!("{}: {e}", input.display()))?;
+    let size = write_book(&book, out)?;
+    println!(
+        "{}: {} moves in {} positions, {size} bytes",
+        out.display(),
+        book.move_count(),
+        book.position_count()
+    );
+    Ok(())
+}
+
+fn dump(input: &Path, out: Option<&Path>) -> Result<(), String> {
+    let book = Book::from_bytes(&read(input)?).map_err(|e| format!("{}: {e}", input.display()))?;
+    let Some(own) = book.own() else {
+        return Err(format!(
+            "{}: an ElephantEye BOOK.DAT stores 32-bit locks, not positions, so it cannot \
+             be dumped; use `chuhan book probe` to query it",
+            input.display()
+        ));
+    };
+    let text = text::write(own);
+    match out {
+        Some(path) => std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display())),
+        None => std::io::stdout()
+            .lock()
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("standard output: {e}")),
+    }
+}
+
+/// A progress bar on standard error, drawn only when it is a terminal and at most
+/// ten times a second.
+struct Progress {
+    enabled: bool,
+    last: Option<Instant>,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        Progress {
+            enabled: std::io::stderr().is_terminal(),
+            last: None,
+        }
+    }
+
+    fn show(&mut self, fraction: f64, games: u64, force: bool) {
+        if !self.enabled {
+            return;
+        }
+        let now = Instant::now();
+        if !force
+            && self
+                .last
+                .is_some_and(|t| now - t < Duration::from_millis(100))
+        {
+            return;
+        }
+        self.last = Some(now);
+        let width = 40;
+        let filled = ((fraction.clamp(0.0, 1.0) * width as f64) as usize).min(width);
+        eprint!(
+            "\r[{}{}] {:5.1}%  {games} games",
+            "#".repeat(filled),
+            "-".repeat(width - filled),
+            fraction * 100.0
+        );
+    }
+
+    fn finish(&mut self) {
+        if self.enabled && self.last.is_some() {
+            eprintln!();
+        }
+    }
+}
+
+fn build(files: &[PathBuf], out: &Path, options: BuildOptions) -> Result<(), String> {
+    const SHOWN_PROBLEMS: usize = 20;
+    let sizes: Vec<u64> = files
+        .iter()
+        .map(|f| std::fs::metadata(f).map(|m| m.len().max(1)))
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("{e}"))?;
+    let total: u64 = sizes.iter().sum();
+    let mut builder = BookBuilder::new(options);
+    let mut progress = Progress::new();
+    let mut problems = 0usize;
+    let mut done = 0u64;
+    let mut report = |msg: String| {
+        problems += 1;
+        if problems <= SHOWN_PROBLEMS {
+            eprintln!("warning: {msg}");
+        }
+    };
+    for (file, &size) in files.iter().zip(&sizes) {
+        let data = read(file)?;
+        let format = RecordFormat::detect(file, &data).ok_or_else(|| {
+            format!(
+                "{}: not a supported game record file (supported: PGN, XQF, plain-text \
+                 ICCS move lists one game per line)",
+                file.display()
+            )
+        })?;
+        let items = format.read(&data);
+        let n = items.len().max(1);
+        for (i, item) in items.iter().enumerate() {
+            match &item.game {
+                Ok(game) => {
+                    if let Err(e) = builder.add_game(game) {
+                        report(format!("{}{}: {e}", file.display(), item.place));
+                    }
+                }
+                Err(e) => report(format!("{}{}: {e}", file.display(), item.place)),
+            }
+            let fraction = (done as f64 + size as f64 * (i + 1) as f64 / n as f64) / total as f64;
+            progress.show(fraction, builder.games(), false);
+        }
+        done += size;
+    }
+    progress.show(1.0, builder.games(), true);
+    progress.finish();
+    if problems > SHOWN_PROBLEMS {
+        eprintln!("warning: ... and {} more", problems - SHOWN_PROBLEMS);
+    }
+    let games = builder.games();
+    let book = builder.finish();
+    let size = write_book(&book, out)?;
+    println!(
+        "{}: {games} games ({problems} with problems), {} moves in {} positions, {size} bytes",
+        out.display(),
+        book.move_count(),
+        book.position_count()
+    );
+    Ok(())
+}
+
+/// `h:mm:ss`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+fn generate_book(options: &GenerateOptions, out: &Path) -> Result<(), String> {
+    let started = Instant::now();
+    let terminal = std::io::stderr().is_terminal();
+    let mut last: Option<Instant> = None;
+    let mut last_ply = None;
+    let every = if terminal {
+        Duration::from_millis(200)
+    } else {
+        Duration::from_secs(30)
+    };
+    let report = |p: &book_generator::Progress| {
+        let now = Instant::now();
+        let ply_done = p.done_in_ply == p.ply_size;
+        if !ply_done && last_ply == Some(p.ply) && last.is_some_and(|t| now - t < every) {
+            return;
+        }
+        last = Some(now);
+        last_ply = Some(p.ply);
+        let elapsed = started.elapsed();
+        let left = p.budget.map_or(String::new(), |b| {
+            let per = elapsed.as_secs_f64() / p.searched.max(1) as f64;
+            let rest = b.saturating_sub(p.searched) as f64 * per;
+            format!(", about {} left", clock(Duration::from_secs_f64(rest)))
+        });
+        let line = format!(
+            "ply {}: {}/{} | searched {}{} | {} Mnodes | {} elapsed{left}",
+            p.ply,
+            p.done_in_ply,
+            p.ply_size,
+            p.searched,
+            p.budget.map_or(String::new(), |b| format!("/{b}")),
+            p.nodes / 1_000_000,
+            clock(elapsed),
+        );
+        if terminal {
+            eprint!("\r{line}\x1b[K");
+            if ply_done {
+                eprintln!();
+            }
+        } else {
+            eprintln!("{line}");
+        }
+    };
+    let generated = book_generator::generate(&Position::startpos(), options, report)
+        .map_err(|e| e.to_string())?;
+    let size = write_book(&generated.book, out)?;
+    println!(
+        "{}: {} positions searched to depth {} over {} plies, {} moves in {} positions, \
+         {size} bytes, {} Mnodes, {}",
+        out.display(),
+        generated.searched,
+        options.depth,
+        generated.plies_reached,
+        generated.book.move_count(),
+        generated.book.position_count(),
+        generated.nodes / 1_000_000,
+        clock(started.elapsed())
+    );
+    Ok(())
+}
+
+fn probe(files: &[PathBuf], fen: Option<&str>, moves: &[String]) -> Result<(), String> {
+    let mut pos = match fen {
+        None => Position::startpos(),
+        Some(f) => Position::from_fen(f).map_err(|e| e.to_string())?,
+    };
+    for text in moves {
+        let m: Move = text.parse().map_err(|e| format!("{e}"))?;
+        if !pos.is_legal(m) {
+            return Err(format!("{m} is illegal in {}", pos.to_fen()));
+        }
+        pos.make_move(m);
+    }
+    let f = fold(&pos);
+    println!("position {}", pos.to_fen());
+    println!(
+        "key {:016x}  folded {:016x}{}  ElephantEye lock {:08x}",
+        pos.key(),
+        f.key,
+        if f.mirrored { " (mirrored)" } else { "" },
+        eleeye::lock(&pos)
+    );
+    let mut set = BookSet::new();
+    for file in files {
+        let book = Book::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let found = book.probe(&pos);
+        println!(
+            "{} ({}, {} entries): {} found",
+            file.display(),
+            book.format(),
+            book.len(),
+            found.len()
+        );
+        for b in found {
+            match b.wdl {
+                Some(w) => println!(
+                    "  {} {:>8}  +{} ={} -{}",
+                    b.mv, b.weight, w.wins, w.draws, w.losses
+                ),
+                None => println!("  {} {:>8}", b.mv, b.weight),
+            }
+        }
+        set.push(book);
+    }
+    let playable = set.candidates(&pos, &[]);
+    match playable.first() {
+        Some(b) => println!("book move (randomness none): {}", b.mv),
+        None => println!("no playable book move"),
+    }
+    Ok(())
+}

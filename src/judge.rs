@@ -1,0 +1,222 @@
+//! `chuhan judge [--fen FEN] [--moves "m1 m2 …" | --pgn FILE [--game N]]
+//! [--rules cxa2011|axf] [--json] [--svg OUT]`: rules on a game — status, winner,
+//! the latest three-fold repetition with every cycle move classified (將/殺/捉/閒)
+//! and the articles applied, and a verdict (`none`/`draw`/`ban`) for each legal move
+//! of the side to move. The game comes from a FEN and moves, or from a record (PGN,
+//! XQF or move list, read by [`record::read_all`]); `--svg` draws the ruled cycle.
+
+use chuhan_engine::core::{Move, Position};
+use chuhan_engine::notation::diagram::{self, Arrow, ArrowStyle, SvgOptions};
+use chuhan_engine::notation::record;
+use chuhan_engine::rules::judge::CycleMove;
+use chuhan_engine::rules::{Judgement, RuleSet, judge, judge_position};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `chuhan judge`.
+#[derive(clap::Args, Debug)]
+pub struct JudgeArgs {
+    /// Starting position in FEN (default: the start position).
+    #[arg(long, conflicts_with = "pgn")]
+    pub fen: Option<String>,
+    /// The moves played from it, ICCS, separated by spaces.
+    #[arg(long, default_value = "", conflicts_with = "pgn")]
+    pub moves: String,
+    /// Judge the main line of a game record instead (PGN, XQF or a move list).
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Which game of a multi-game record (1 = the first).
+    #[arg(long, default_value_t = 1, requires = "pgn")]
+    pub game: usize,
+    /// Rule set: cxa2011 (the Chinese Xiangqi Association's 2011 rules) or axf.
+    #[arg(long, default_value_t = RuleSet::Cxa2011)]
+    pub rules: RuleSet,
+    /// Print the ruling as one line of JSON instead of a readable report.
+    #[arg(long)]
+    pub json: bool,
+    /// Also draw the ruled cycle as an SVG diagram into this file: the position
+    /// where its last period starts, the period's moves as arrows numbered in order
+    /// (the violator's in red, moves between the same two points sharing one label
+    /// such as `1/3`) and the ruling as the caption; without a cycle, the final
+    /// position with the last move.
+    #[arg(long, value_name = "OUT")]
+    pub svg: Option<PathBuf>,
+}
+
+/// Why the game could not be judged: the message and the ply at fault (0 when no
+/// move is to blame).
+struct Failure {
+    message: String,
+    ply: usize,
+}
+
+impl Failure {
+    fn new(message: String) -> Failure {
+        Failure { message, ply: 0 }
+    }
+}
+
+/// The final position of the game to judge (its history is the game) and the
+/// ruling.
+fn load(args: &JudgeArgs) -> Result<(Position, Judgement), Failure> {
+    let Some(path) = &args.pgn else {
+        let moves: Vec<&str> = args.moves.split_whitespace().collect();
+        let j = judge(args.fen.as_deref(), &moves, args.rules).map_err(|e| Failure {
+            message: e.to_string(),
+            ply: e.ply(),
+        })?;
+        let mut pos = match &args.fen {
+            None => Position::startpos(),
+            Some(f) => Position::from_fen(f).map_err(|e| Failure::new(e.to_string()))?,
+        };
+        for text in moves {
+            // `judge` has checked every move.
+            let m: Move = text.parse().map_err(|_| Failure::new(text.to_string()))?;
+            pos.make_move(m);
+        }
+        return Ok((pos, j));
+    };
+    let name = path.display();
+    let bytes = std::fs::read(path).map_err(|e| Failure::new(format!("{name}: {e}")))?;
+    // Every game is read (a broken one elsewhere in the file does not matter).
+    let games = record::read_all(&bytes);
+    let n = games.len();
+    let game = games
+        .into_iter()
+        .nth(args.game.saturating_sub(1))
+        .filter(|_| args.game >= 1)
+        .ok_or_else(|| Failure::new(format!("{name}: has {n} game(s), no game {}", args.game)))?
+        .map_err(|e| Failure::new(format!("{name}: {e}")))?;
+    let pos = game
+        .position_at(game.ply_count())
+        .ok_or_else(|| Failure::new(format!("{name}: the main line has an illegal move")))?;
+    let j = judge_position(&pos, args.rules);
+    Ok((pos, j))
+}
+
+/// The SVG of the ruling on the game ending at `end`: the cycle (see
+/// [`JudgeArgs::svg`]) or the final position.
+fn ruling_svg(end: &Position, j: &Judgement) -> String {
+    let Some(r) = j.repetition.as_ref().filter(|r| !r.cycle.is_empty()) else {
+        let arrows = end
+            .last_move()
+            .map(|m| Arrow::new(m, ArrowStyle::Blue))
+            .into_iter()
+            .collect();
+        let lines = j.report_lines();
+        let caption = lines.iter().find(|l| l.starts_with("status: ")).cloned();
+        return diagram::svg(
+            end,
+            &SvgOptions {
+                arrows,
+                caption,
+                ..SvgOptions::default()
+            },
+        );
+    };
+    // The last period of the cycle: from the previous occurrence of the repeated
+    // position to its last one.
+    let mut at = end.clone();
+    while at.game_ply() > r.ply {
+        at.unmake_move();
+    }
+    let key = at.key();
+    let first = r.cycle[0].ply.saturating_sub(1);
+    let mut start = at.clone();
+    while start.game_ply() > first {
+        start.unmake_move();
+        if start.key() == key {
+            break;
+        }
+    }
+    let from = start.game_ply();
+    let period: Vec<(usize, &CycleMove)> = r
+        .cycle
+        .iter()
+        .filter(|c| c.ply > from)
+        .enumerate()
+        .map(|(i, c)| (i + 1, c))
+        .collect();
+    // Moves between the same two points share one label ("1/3"), drawn once.
+    let squares = |m: Move| {
+        let (a, b) = (m.from(), m.to());
+        if a < b { (a, b) } else { (b, a) }
+    };
+    let mut arrows = Vec::new();
+    for (k, (_, c)) in period.iter().enumerate() {
+        let Ok(m) = c.mv.parse::<Move>() else {
+            continue;
+        };
+        let style = if c.side == r.must_vary {
+            ArrowStyle::Red
+        } else {
+            ArrowStyle::Blue
+        };
+        let mut arrow = Arrow::new(m, style);
+        let same = |(_, o): &&(usize, &CycleMove)| {
+            o.mv.parse::<Move>().is_ok_and(|o| squares(o) == squares(m))
+        };
+        if !period[..k].iter().any(|x| same(&x)) {
+            let label: Vec<String> = period[k..]
+                .iter()
+                .filter(|x| same(x))
+                .map(|(j, _)| j.to_string())
+                .collect();
+            arrow = arrow.labelled(&label.join("/"));
+        }
+        arrows.push(arrow);
+    }
+    // Labelled arrows last, so no later arrow hides a label.
+    arrows.sort_by_key(|a| a.label.is_some());
+    let ruling = match r.must_vary.as_str() {
+        "none" => "no violator: a draw if neither side varies".to_string(),
+        s if r.immediate => format!("violator: {s}, who loses at once"),
+        s => format!("violator: {s}, who must vary"),
+    };
+    let caption = format!(
+        "{ruling} ({})\nred {}, black {}\nplies {}–{}; the position has occurred {} times",
+        j.rules,
+        r.red,
+        r.black,
+        from + 1,
+        r.ply,
+        r.occurrences
+    );
+    diagram::svg(
+        &start,
+        &SvgOptions {
+            arrows,
+            caption: Some(caption),
+            ..SvgOptions::default()
+        },
+    )
+}
+
+/// Judges the game and prints the ruling. A game that cannot be read or played
+/// prints `{"error": "…", "ply": N}` and exits with code 2.
+pub fn run(args: &JudgeArgs) -> ExitCode {
+    let (end, j) = match load(args) {
+        Ok(x) => x,
+        Err(f) => {
+            println!("{}", serde_json::json!({"error": f.message, "ply": f.ply}));
+            if !args.json {
+                eprintln!("error: {}", f.message);
+            }
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(path) = &args.svg
+        && let Err(e) = std::fs::write(path, ruling_svg(&end, &j))
+    {
+        eprintln!("error: {}: {e}", path.display());
+        return ExitCode::from(2);
+    }
+    if args.json {
+        println!("{}", j.to_json_line());
+    } else {
+        for line in j.report_lines() {
+            println!("{line}");
+        }
+    }
+    ExitCode::SUCCESS
+}
