@@ -17,10 +17,10 @@ run: build ## build and start the engine daemon
 	./target/release/chuhan
 
 test: ## the test suite (what CI runs)
-	$(CARGO) test --release --workspace
+	$(CARGO) test --profile ci --workspace
 
 test-all: ## the test suite plus every ignored (slow) test, except the rule case kept failing on purpose (see tests/rules.rs)
-	$(CARGO) test --release --workspace -- --include-ignored --skip or102_unreachable_position
+	$(CARGO) test --profile ci --workspace -- --include-ignored --skip or102_unreachable_position
 
 perft-deep: ## deep perft lines (startpos 5 and 6, all depth-5 positions)
 	$(CARGO) test --release --test perft -- --ignored
