@@ -8,7 +8,9 @@ use crate::eval::{EvalConfig, Knowledge};
 use crate::search::event::{BestMove, Event, Info, Offer};
 use crate::search::history::History;
 use crate::search::limits::Limits;
-use crate::search::params::{CONTEMPT, DRAW_ACCEPT_SCORE, MOVE_OVERHEAD_MS, RESIGN_SCORE};
+use crate::search::params::{
+    CONTEMPT, DRAW_ACCEPT_SCORE, MOVE_OVERHEAD_MS, RESIGN_MIN_DEPTH, RESIGN_SCORE,
+};
 use crate::search::repetition::{self, RepetitionRules};
 use crate::search::score::{Score, Value, mated_in};
 use crate::search::time::TimeManager;
@@ -685,7 +687,7 @@ fn run_search(
     });
     let offer = if sh.draw_offered.load(Ordering::Relaxed) && value <= DRAW_ACCEPT_SCORE {
         Some(Offer::Draw)
-    } else if sh.settings.resign && value <= RESIGN_SCORE && depth >= 4 {
+    } else if sh.settings.resign && value <= RESIGN_SCORE && depth >= RESIGN_MIN_DEPTH {
         Some(Offer::Resign)
     } else {
         None

@@ -17,6 +17,9 @@ use super::score::Value;
 pub const ASPIRATION_DELTA: Value = 32;
 /// Depth from which aspiration windows are used (std).
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+/// After a fail high or low the window's half-width grows by `1 / this` of itself,
+/// i.e. ×1.5 per retry (std; first version, not tuned here).
+pub const ASPIRATION_GROWTH_DIVISOR: Value = 2;
 
 /// Correction history: the saturation bound of an entry (std).
 pub const CORRECTION_MAX: i32 = 1_024;
@@ -55,6 +58,9 @@ pub const CURRMOVE_AFTER_MS: u64 = 3_000;
 /// (std).
 pub const IIR_MIN_DEPTH: i32 = 4;
 
+/// Late move reductions apply from this depth on (std; first version, not tuned
+/// here).
+pub const LMR_MIN_DEPTH: i32 = 3;
 /// Late move reductions: base and divisor of `ln(depth) * ln(moves)` (std).
 pub const LMR_BASE: f64 = 0.75;
 /// LMR divisor.
@@ -122,15 +128,65 @@ pub const TIME_ITERATION_PERCENT: u64 = 60;
 pub const MOVE_OVERHEAD_MS: u64 = 30;
 /// Nodes between clock checks (the clock is read by the main thread only).
 pub const CLOCK_CHECK_NODES: u64 = 2_048;
+/// Time: moves to go are taken as at most this many (a GUI's `movestogo 200`
+/// would otherwise plan too little per move; first version, not tuned here).
+pub const TIME_MAX_MOVES_TO_GO: u64 = 50;
+/// Time: with one move to go, the cap on one move's time is this share (percent) of
+/// the usable clock instead of [`TIME_MAX_SHARE_PERCENT`] (ours; first version, not
+/// tuned here).
+pub const TIME_LAST_MOVE_SHARE_PERCENT: u64 = 80;
+/// Time: this share (percent) of the Fischer increment is added to the optimum
+/// (std shape: most of it, a little kept in hand; first version, not tuned here).
+pub const TIME_INCREMENT_PERCENT: u64 = 75;
+/// Time: the optimum is stretched to this (percent) after an iteration whose best
+/// move changed (std shape; first version, not tuned here).
+pub const TIME_UNSTABLE_PERCENT: u64 = 150;
+/// Time: and shrunk to this (percent) once the best move has held for
+/// [`TIME_STABLE_ITERATIONS`] iterations.
+pub const TIME_STABLE_PERCENT: u64 = 70;
+/// Time: iterations without a change of best move that count as stable.
+pub const TIME_STABLE_ITERATIONS: u32 = 4;
+/// Time: the count of best-move changes is divided by this after each iteration,
+/// so that old instability fades (std: halving).
+pub const TIME_BEST_CHANGES_DECAY: u32 = 2;
 
 /// Draw offers: accept (or offer back) a draw when the best score is at most this.
 pub const DRAW_ACCEPT_SCORE: Value = -40;
 /// Resign (when enabled) when the best score is at most this.
 pub const RESIGN_SCORE: Value = -2_500;
+/// ... and the last completed iteration is at least this deep (ours, first version:
+/// a very shallow score is not trusted with the game).
+pub const RESIGN_MIN_DEPTH: i32 = 4;
 
 /// Contempt for the `style` option: the draw value for the side that started the
 /// search is `-CONTEMPT` with `risky`, `+CONTEMPT` with `solid` (ours).
 pub const CONTEMPT: Value = 25;
+
+/// `go mate N` without another limit searches to `MATE_PLIES_PER_MOVE * N +
+/// MATE_EXTRA_PLIES` plies (ours: a mate in N moves shows up well within that many
+/// plies of iterative deepening, checks being extended), with N taken as at most
+/// [`MATE_MAX_MOVES`].
+pub const MATE_PLIES_PER_MOVE: i32 = 4;
+/// Extra plies of a bounded `go mate N`.
+pub const MATE_EXTRA_PLIES: i32 = 4;
+/// Largest N of `go mate N` taken into that product (larger N run to the deepest
+/// iteration anyway: 4 · 30 + 4 plies is beyond it).
+pub const MATE_MAX_MOVES: u32 = 30;
+
+/// Lazy SMP depth skipping for helper threads: helper `i` skips depth `d` when
+/// `(d + SMP_SKIP_PHASE[i]) / SMP_SKIP_SIZE[i]` is odd (std: the classic pattern of
+/// sizes 1, 1, 2, 2, 2, 2, 3, ... with staggered phases, so that the threads spread
+/// over neighbouring depths).
+pub const SMP_SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+/// Phases of [`SMP_SKIP_SIZE`].
+pub const SMP_SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// Idle (the UCCI `idle` option): the largest share (percent) of time a thread
+/// sleeps, whatever is asked (ours: the search must still move).
+pub const IDLE_MAX_PERCENT: u32 = 90;
+/// Idle: the longest single sleep, in microseconds (ours: keeps `stop` and the
+/// clock checks responsive).
+pub const IDLE_MAX_SLEEP_US: u128 = 50_000;
 
 /// TT key salt: positions with at least this many plies since the last capture get
 /// a 60-move-rule bucket mixed into their table key, so that scores that depend on

@@ -8,7 +8,8 @@
 
 use crate::search::limits::Limits;
 use crate::search::params::{
-    TIME_DEFAULT_MOVES_TO_GO, TIME_ITERATION_PERCENT, TIME_MAX_FACTOR, TIME_MAX_SHARE_PERCENT,
+    TIME_DEFAULT_MOVES_TO_GO, TIME_INCREMENT_PERCENT, TIME_ITERATION_PERCENT,
+    TIME_LAST_MOVE_SHARE_PERCENT, TIME_MAX_FACTOR, TIME_MAX_MOVES_TO_GO, TIME_MAX_SHARE_PERCENT,
     TIME_PONDER_PERCENT,
 };
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -46,17 +47,17 @@ pub fn budget(limits: &Limits, overhead_ms: u64, ponder_option: bool) -> Option<
     let mtg = clock
         .moves_to_go
         .unwrap_or(TIME_DEFAULT_MOVES_TO_GO)
-        .clamp(1, 50);
+        .clamp(1, TIME_MAX_MOVES_TO_GO);
     let usable = clock.time_ms.saturating_sub(overhead_ms);
     let cap = if mtg == 1 {
-        usable * 80 / 100
+        usable * TIME_LAST_MOVE_SHARE_PERCENT / 100
     } else {
         usable * TIME_MAX_SHARE_PERCENT / 100
     };
     let inc = if clock.moves_to_go.is_some() {
         0
     } else {
-        clock.increment_ms * 3 / 4
+        clock.increment_ms * TIME_INCREMENT_PERCENT / 100
     };
     let mut opt = usable / mtg + inc;
     if ponder_option {

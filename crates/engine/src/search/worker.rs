@@ -174,12 +174,6 @@ static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
 /// are on a smaller scale, which would prune captures that do raise alpha).
 const DELTA_VALUE: [Value; 7] = eval::params::DEFAULT.max_material();
 
-/// Lazy SMP depth skipping for helper threads: helper `i` skips depth `d` when
-/// `((d + SKIP_PHASE[i]) / SKIP_SIZE[i])` is odd (the classic pattern: sizes 1, 1,
-/// 2, 2, 2, 2, 3, ... with staggered phases).
-const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
-const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
-
 #[inline(always)]
 fn reduction(depth: i32, move_count: usize) -> i32 {
     LMR[(depth as usize).min(63)][move_count.min(63)]
@@ -282,11 +276,11 @@ impl<'a> Worker<'a> {
             {
                 self.sh.stop.store(true, Ordering::Relaxed);
             }
-            let idle = self.sh.settings.idle_percent.min(90) as u128;
+            let idle = self.sh.settings.idle_percent.min(IDLE_MAX_PERCENT) as u128;
             if idle > 0 {
                 let busy = self.idle_mark.elapsed().as_micros();
                 std::thread::sleep(Duration::from_micros(
-                    (busy * idle / (100 - idle)).min(50_000) as u64,
+                    (busy * idle / (100 - idle)).min(IDLE_MAX_SLEEP_US) as u64,
                 ));
                 self.idle_mark = Instant::now();
             }
@@ -402,9 +396,12 @@ impl<'a> Worker<'a> {
 
     /// Iterative deepening over the root moves until a limit or `stop`.
     pub fn iterate(&mut self) {
-        // `go mate N` alone is bounded too: a mate in N moves shows up well within
-        // 4N + 4 plies of iterative deepening.
-        let mate_depth = self.sh.limits.mate.map(|m| 4 * m.min(30) as i32 + 4);
+        // `go mate N` alone is bounded too (see MATE_PLIES_PER_MOVE).
+        let mate_depth = self
+            .sh
+            .limits
+            .mate
+            .map(|m| MATE_PLIES_PER_MOVE * m.min(MATE_MAX_MOVES) as i32 + MATE_EXTRA_PLIES);
         let max_depth = match (self.sh.limits.depth, mate_depth) {
             (Some(d), _) => d,
             (None, Some(m)) if !self.sh.limits.infinite && !self.sh.limits.uses_time() => m,
@@ -418,8 +415,8 @@ impl<'a> Worker<'a> {
             // Helpers skip some iterations so that the threads spread over
             // neighbouring depths instead of repeating each other's work.
             if self.id > 0 && depth > 1 && depth < max_depth {
-                let i = (self.id - 1) % SKIP_SIZE.len();
-                if ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 == 1 {
+                let i = (self.id - 1) % SMP_SKIP_SIZE.len();
+                if ((depth + SMP_SKIP_PHASE[i]) / SMP_SKIP_SIZE[i]) % 2 == 1 {
                     continue;
                 }
             }
@@ -457,7 +454,7 @@ impl<'a> Worker<'a> {
                         self.root_moves[pv_idx].bound = None;
                         break;
                     }
-                    delta += delta / 2;
+                    delta += delta / ASPIRATION_GROWTH_DIVISOR;
                 }
                 self.root_moves[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.score));
             }
@@ -490,13 +487,13 @@ impl<'a> Worker<'a> {
                     break;
                 }
                 let scale = if self.best_changes > 0 {
-                    150
-                } else if stable_iterations >= 4 {
-                    70
+                    TIME_UNSTABLE_PERCENT
+                } else if stable_iterations >= TIME_STABLE_ITERATIONS {
+                    TIME_STABLE_PERCENT
                 } else {
                     100
                 };
-                self.best_changes /= 2;
+                self.best_changes /= TIME_BEST_CHANGES_DECAY;
                 if self.sh.time.stop_iterating(scale) {
                     break;
                 }
@@ -765,7 +762,7 @@ impl<'a> Worker<'a> {
                 && ply < CHECK_EXT_PLY_FACTOR * self.root_depth as usize
                 && see::see_ge(&self.pos, m, 0)) as i32;
             let new_depth = depth - 1 + extension;
-            let reduce = depth >= 3
+            let reduce = depth >= LMR_MIN_DEPTH
                 && move_count > 1 + pv_node as usize
                 && pruning != Pruning::None
                 && (!capture || !see::see_ge(&self.pos, m, 0));
