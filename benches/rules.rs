@@ -2,22 +2,10 @@
 //! repetition cycles, and the search-facing repetition test with and without a
 //! repetition.
 
-use chuhan_engine::core::{Move, PieceKind, Position};
+use chuhan_engine::core::{Move, PieceKind, Position, SplitMix64};
 use chuhan_engine::rules::{ClassCache, RuleSet, judge_position, repetition, repetition_cached};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-
-/// A deterministic pseudo-random generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 /// Quiet moves of pieces that can step back (not pawns), so they can make a cycle.
 fn quiet_reversible(pos: &Position) -> Vec<Move> {
@@ -75,7 +63,7 @@ fn cycle(pos: &mut Position) -> bool {
 /// `with_cycles`.
 fn long_game(with_cycles: bool) -> Position {
     let mut pos = Position::startpos();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = SplitMix64::new(1);
     let mut cycles = 0;
     while pos.game_ply() < 292 {
         if with_cycles && pos.game_ply() % 40 == 20 && cycle(&mut pos) {
@@ -91,12 +79,12 @@ fn long_game(with_cycles: bool) -> Position {
             .copied()
             .filter(|m| pos.piece_at(m.to()).is_none())
             .collect();
-        let pool: &[Move] = if quiet.is_empty() || rng.next().is_multiple_of(8) {
+        let pool: &[Move] = if quiet.is_empty() || rng.below(8) == 0 {
             &legal
         } else {
             &quiet
         };
-        pos.make_move(pool[(rng.next() % pool.len() as u64) as usize]);
+        pos.make_move(pool[rng.below(pool.len())]);
     }
     if with_cycles {
         if cycle(&mut pos) {

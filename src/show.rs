@@ -2,7 +2,7 @@
 //! game's position at a ply, as a Unicode board in the terminal and optionally as
 //! an SVG diagram.
 
-use chuhan_engine::core::{Move, Position};
+use chuhan_engine::core::{GameResult, Move, Position};
 use chuhan_engine::notation::diagram::{self, Arrow, ArrowStyle, SvgOptions, TextOptions};
 use chuhan_engine::notation::{Game, Notation, record};
 use std::io::IsTerminal as _;
@@ -155,7 +155,11 @@ pub fn run(args: &ShowArgs) -> ExitCode {
                 println!("{key}: {v}");
             }
         }
-        println!("Ply {ply} of {}, result {}", g.ply_count(), g.result.pgn());
+        println!(
+            "Ply {ply} of {}, result {}",
+            g.ply_count(),
+            GameResult::pgn_or_unknown(g.result)
+        );
         if *ply > 0 {
             println!("Moves: {}", move_list(g, *ply, args.notation));
         }

@@ -4,9 +4,9 @@
 
 use chuhan_engine::book::{
     Book, BookAssembler, BookBuilder, BookError, BookFormat, BookMove, BookSet, BuildOptions,
-    EntryError, Game, GameResult, OwnBook, Randomness, Wdl, fold, text,
+    EntryError, Game, OwnBook, Randomness, Wdl, fold, text,
 };
-use chuhan_engine::core::{Move, Position};
+use chuhan_engine::core::{GameResult, Move, Position};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -440,11 +440,11 @@ fn book_sets_filter_banned_and_repeating_moves() {
 // Builder.
 // ---------------------------------------------------------------------------
 
-fn game(moves: &str, result: GameResult) -> Game {
+fn game(moves: &str, result: impl Into<Option<GameResult>>) -> Game {
     Game {
         start: Position::startpos(),
         moves: moves.split_whitespace().map(mv).collect(),
-        result,
+        result: result.into(),
     }
 }
 
@@ -459,7 +459,7 @@ fn builder_weights_folds_and_filters() {
         game("h2e2 h9g7 h0g2 i9h9", GameResult::RedWins),
         game("b2e2 b9c7 b0c2", GameResult::BlackWins), // the mirror image of the first
         game("h2e2 h9g7 b0c2", GameResult::Draw),
-        game("h2e2 b9c7", GameResult::Unknown),
+        game("h2e2 b9c7", None),
         game("c3c4", GameResult::RedWins), // one game only: dropped
     ] {
         b.add_game(&g).unwrap();

@@ -19,9 +19,8 @@ use chuhan_arena::r#match::sprt::SprtState;
 use chuhan_arena::r#match::stats::Tally;
 use chuhan_arena::tournament::config::{EngineConfig, Opening, Protocol, RankBase};
 use chuhan_arena::tournament::game::Termination;
-use chuhan_arena::tournament::scoring::GameResult;
-use chuhan_engine::core::{Color, Position};
-use chuhan_engine::notation::{GameResult as RecordResult, pgn};
+use chuhan_engine::core::{Color, GameResult, Position};
+use chuhan_engine::notation::pgn;
 use chuhan_engine::rules::{RuleSet, game_status};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -547,7 +546,7 @@ fn an_illegal_move_loses_and_the_match_goes_on() {
     // The record keeps the two moves made before the illegal one.
     let g = &pgn::read(&games[0].pgn).unwrap()[0];
     assert_eq!(g.ply_count(), 4);
-    assert_eq!(g.result, RecordResult::BlackWins);
+    assert_eq!(g.result, Some(GameResult::BlackWins));
 }
 
 #[test]
@@ -870,11 +869,11 @@ fn the_match_cli_ends_with_the_score_and_elo_lines_and_writes_readable_pgn() {
     for r in &records {
         let alpha_red = r.tag("Red") == Some("Alpha");
         let want = if alpha_red {
-            RecordResult::RedWins
+            GameResult::RedWins
         } else {
-            RecordResult::BlackWins
+            GameResult::BlackWins
         };
-        assert_eq!(r.result, want);
+        assert_eq!(r.result, Some(want));
         assert_eq!(r.tag("Termination"), Some("illegal move"));
         // Every recorded move is legal from the recorded start.
         assert!(r.position_at(r.ply_count()).is_some());
@@ -924,12 +923,8 @@ fn games_ending_by_the_rules_rejudge_the_same_from_their_pgn() {
         assert_eq!(r.tag("Rules"), Some("axf"));
         let end = r.position_at(r.ply_count()).unwrap();
         let status = game_status(&end, RuleSet::Axf);
-        let want = match status.winner.unwrap() {
-            chuhan_engine::rules::Winner::Red => RecordResult::RedWins,
-            chuhan_engine::rules::Winner::Black => RecordResult::BlackWins,
-            chuhan_engine::rules::Winner::Draw => RecordResult::Draw,
-        };
-        assert_eq!(r.result, want, "{:?}", r.tag("Termination"));
+        assert!(status.winner.is_some());
+        assert_eq!(r.result, status.winner, "{:?}", r.tag("Termination"));
     }
 }
 
@@ -1090,10 +1085,10 @@ fn a_chuhan_self_match_pgn_is_rejudged_identically_by_judge_pgn() {
         let ruling: serde_json::Value = serde_json::from_slice(&judged.stdout).unwrap();
         assert_eq!(ruling["status"], want_status, "game {}", i + 1);
         let want_winner = match game.result {
-            RecordResult::RedWins => "red",
-            RecordResult::BlackWins => "black",
-            RecordResult::Draw => "draw",
-            ref other => panic!("game {} has result {other:?}", i + 1),
+            Some(GameResult::RedWins) => "red",
+            Some(GameResult::BlackWins) => "black",
+            Some(GameResult::Draw) => "draw",
+            None => panic!("game {} has no result", i + 1),
         };
         assert_eq!(ruling["winner"], want_winner, "game {}", i + 1);
     }

@@ -3,7 +3,7 @@
 //! in pieces sharing a file), uniqueness of formatted text, error kinds, and parser
 //! robustness on arbitrary input.
 
-use chuhan_engine::core::{Color, Move, Piece, PieceKind, Position, Setup, Square};
+use chuhan_engine::core::{Color, Move, Piece, PieceKind, Position, Setup, SplitMix64, Square};
 use chuhan_engine::notation::{
     self, IccsStyle, MoveErrorKind, Notation, Script, chinese, iccs, parse_move, wxf,
 };
@@ -363,21 +363,6 @@ fn errors_name_why() {
     }
 }
 
-/// A small deterministic generator, so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Every legal move of `p` formats to unique text in each notation, and that text
 /// reads back (in its notation and auto-detected) to the same move.
 fn round_trip(p: &Position) -> usize {
@@ -414,7 +399,7 @@ fn round_trip(p: &Position) -> usize {
 }
 
 fn playouts(games: usize, max_plies: usize, seed: u64) -> (usize, usize) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let (mut positions, mut moves) = (0, 0);
     for _ in 0..games {
         let mut p = Position::startpos();
@@ -448,7 +433,7 @@ fn round_trips_over_many_random_playouts() {
 
 /// Random legal positions crowded with pieces sharing files: pawns stacked on two
 /// or three files, doubled rooks, horses and cannons, both sides to move.
-fn crowded(rng: &mut Rng) -> Option<Position> {
+fn crowded(rng: &mut SplitMix64) -> Option<Position> {
     let mut board = [None; 90];
     fn put(board: &mut [Option<Piece>; 90], sq: Square, p: Piece) {
         if board[sq.index()].is_none() {
@@ -525,7 +510,7 @@ fn crowded(rng: &mut Rng) -> Option<Position> {
 
 #[test]
 fn round_trips_over_crowded_positions() {
-    let mut rng = Rng(0xC0FF_EE00_1234_5678);
+    let mut rng = SplitMix64::new(0xC0FF_EE00_1234_5678);
     let (mut found, mut tandem_pawn_files, mut three, mut four) = (0, 0, 0, 0);
     for _ in 0..20_000 {
         let Some(p) = crowded(&mut rng) else { continue };
@@ -557,7 +542,7 @@ fn round_trips_over_crowded_positions() {
 
 fn any_position() -> impl Strategy<Value = Position> {
     any::<u64>().prop_map(|seed| {
-        let mut rng = Rng(seed | 1);
+        let mut rng = SplitMix64::new(seed);
         let mut p = Position::startpos();
         for _ in 0..rng.below(60) {
             let legal = p.legal_moves();

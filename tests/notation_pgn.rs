@@ -3,10 +3,10 @@
 //! comments and variations in every notation and in GBK, several games per file,
 //! error reports and recovery, and robustness on arbitrary and truncated input.
 
-use chuhan_engine::core::{Color, Position};
+use chuhan_engine::core::{Color, GameResult, Position, SplitMix64};
 use chuhan_engine::notation::pgn::{self, PgnErrorKind, WriteOptions};
 use chuhan_engine::notation::{
-    Game, GameResult, IccsStyle, Line, MoveErrorKind, Node, Notation, Script, charset, record,
+    Game, IccsStyle, Line, MoveErrorKind, Node, Notation, Script, charset, record,
 };
 use proptest::prelude::*;
 
@@ -25,7 +25,7 @@ fn the_three_move_formats() {
         let games = pgn::read(text).unwrap();
         assert_eq!(games.len(), 1, "{text}");
         assert_eq!(moves(&games[0]), expected, "{text}");
-        assert_eq!(games[0].result, GameResult::Unknown);
+        assert_eq!(games[0].result, None);
     }
 }
 
@@ -89,7 +89,7 @@ fn a_real_game_in_simplified_chinese() {
     let games = pgn::read(HANDICAP).unwrap();
     let g = &games[0];
     assert_eq!(g.ply_count(), 75);
-    assert_eq!(g.result, GameResult::RedWins);
+    assert_eq!(g.result, Some(GameResult::RedWins));
     assert_eq!(g.tag("Red"), Some("许银川"));
     assert_eq!(g.tag("black"), Some("聂卫平"));
     assert_eq!(
@@ -192,10 +192,10 @@ fn several_games_and_black_to_move_starts() {
 "#;
     let games = pgn::read(text).unwrap();
     assert_eq!(games.len(), 3);
-    assert_eq!(games[0].result, GameResult::RedWins);
+    assert_eq!(games[0].result, Some(GameResult::RedWins));
     assert_eq!(games[1].tag("Event"), Some("Two \"quoted\" \\ back"));
     assert_eq!(moves(&games[1]), ["e3d3", "d0e0"]);
-    assert_eq!(games[1].result, GameResult::Draw);
+    assert_eq!(games[1].result, Some(GameResult::Draw));
     assert_eq!(moves(&games[2]), ["h2e2"]);
     let out = pgn::write_all(&games, &WriteOptions::default()).unwrap();
     assert!(out.contains("30... 前卒平４"), "{out}");
@@ -260,23 +260,9 @@ fn a_broken_game_does_not_stop_the_others() {
     assert_eq!(all[3].as_ref().unwrap().tag("Event"), Some("d"));
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// A random line of up to `len` moves from `pos`, with random comments and
 /// variations (nested up to `depth`).
-fn random_line(rng: &mut Rng, pos: &mut Position, len: usize, depth: usize) -> Line {
+fn random_line(rng: &mut SplitMix64, pos: &mut Position, len: usize, depth: usize) -> Line {
     let mut line = Line::default();
     if rng.below(8) == 0 {
         line.comment = Some(format!("c{} {{x}}", rng.below(100)).replace(['{', '}'], ""));
@@ -312,7 +298,7 @@ fn random_line(rng: &mut Rng, pos: &mut Position, len: usize, depth: usize) -> L
 }
 
 fn random_game(seed: u64) -> Game {
-    let mut rng = Rng(seed | 1);
+    let mut rng = SplitMix64::new(seed);
     let mut start = Position::startpos();
     for _ in 0..rng.below(12) {
         let legal = start.legal_moves();
@@ -325,10 +311,10 @@ fn random_game(seed: u64) -> Game {
     let len = 20 + rng.below(80);
     g.line = random_line(&mut rng, &mut pos, len, 3);
     g.result = [
-        GameResult::RedWins,
-        GameResult::BlackWins,
-        GameResult::Draw,
-        GameResult::Unknown,
+        Some(GameResult::RedWins),
+        Some(GameResult::BlackWins),
+        Some(GameResult::Draw),
+        None,
     ][rng.below(4)];
     g
 }

@@ -3,10 +3,10 @@
 //! every version, encrypted ones included (with comments and variations), and
 //! truncated or corrupt files that must give clear errors, never panics.
 
-use chuhan_engine::core::{Color, PieceKind, Position, Square};
+use chuhan_engine::core::{Color, GameResult, PieceKind, Position, Square};
 use chuhan_engine::notation::pgn;
 use chuhan_engine::notation::xqf::{self, XqfError};
-use chuhan_engine::notation::{Game, GameResult, Notation, Script, record};
+use chuhan_engine::notation::{Game, Notation, Script, record};
 use proptest::prelude::*;
 
 #[path = "fixtures/xqf_example.rs"]
@@ -18,7 +18,7 @@ fn the_spec_example() {
     let bytes = spec_example();
     let g = xqf::read(&bytes).unwrap();
     assert_eq!(g.start, Position::startpos());
-    assert_eq!(g.result, GameResult::BlackWins);
+    assert_eq!(g.result, Some(GameResult::BlackWins));
     assert_eq!(g.tag("Title"), Some("仙人指路对起马局"));
     assert_eq!(g.tag("Event"), Some("\"中立杯\"象棋电视快棋赛"));
     assert_eq!(g.tag("Date"), Some("1997年11月16日"));
@@ -176,10 +176,10 @@ fn build(g: &Game, version: u8, k: KeyBytes) -> Vec<u8> {
     }
     f[0x32] = u8::from(g.start.side_to_move() == Color::Black);
     f[0x33] = match g.result {
-        GameResult::RedWins => 1,
-        GameResult::BlackWins => 2,
-        GameResult::Draw => 3,
-        GameResult::Unknown => 0,
+        Some(GameResult::RedWins) => 1,
+        Some(GameResult::BlackWins) => 2,
+        Some(GameResult::Draw) => 3,
+        None => 0,
     };
     let mut put_str = |at: usize, s: &str| {
         let b = chuhan_engine::notation::charset::encode_gbk(s);

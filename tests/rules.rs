@@ -182,11 +182,12 @@ fn or102_with_the_pawn_on_a_reachable_point() {
 /// Per-article tests: small positions built for one clause each (verified by hand
 /// with the reasoning in each comment).
 mod articles {
+    use chuhan_engine::core::GameResult;
     use chuhan_engine::core::{Move, Position, Square};
     use chuhan_engine::rules::classify::{Exemption, Label, MoveClass, classify};
     use chuhan_engine::rules::mate::MateProbe;
     use chuhan_engine::rules::threat::{ChaseKind, Means};
-    use chuhan_engine::rules::{RuleSet, Status, Winner, judge};
+    use chuhan_engine::rules::{RuleSet, Status, judge};
 
     const CXA: RuleSet = RuleSet::Cxa2011;
     const AXF: RuleSet = RuleSet::Axf;
@@ -582,7 +583,7 @@ mod articles {
         fen: &str,
         moves: &str,
         rules: RuleSet,
-    ) -> (String, Vec<String>, Status, Option<Winner>) {
+    ) -> (String, Vec<String>, Status, Option<GameResult>) {
         let moves: Vec<&str> = moves.split_whitespace().collect();
         let j = judge(Some(fen), &moves, rules).unwrap();
         let r = j.repetition.expect("a repetition");
@@ -598,7 +599,10 @@ mod articles {
         );
         assert_eq!(vary, "red");
         assert_eq!(arts, ["25.1", "23.5.1"]);
-        assert_eq!((status, winner), (Status::Repetition, Some(Winner::Black)));
+        assert_eq!(
+            (status, winner),
+            (Status::Repetition, Some(GameResult::BlackWins))
+        );
     }
 
     #[test]
@@ -625,7 +629,10 @@ mod articles {
         );
         assert_eq!(vary, "none");
         assert_eq!(arts, ["25.2", "23.5.2.1"]);
-        assert_eq!((status, winner), (Status::Repetition, Some(Winner::Draw)));
+        assert_eq!(
+            (status, winner),
+            (Status::Repetition, Some(GameResult::Draw))
+        );
     }
 
     #[test]
@@ -641,8 +648,9 @@ mod articles {
 
 /// Properties over random legal games that are steered into repetitions.
 mod properties {
+    use chuhan_engine::core::GameResult;
     use chuhan_engine::core::{Move, Position, Terminal};
-    use chuhan_engine::rules::{RuleSet, Status, Winner, judge_position, repetition};
+    use chuhan_engine::rules::{RuleSet, Status, judge_position, repetition};
     use proptest::prelude::*;
 
     /// Plays `steps` from the start position: each step either reverses the mover's
@@ -704,7 +712,7 @@ mod properties {
                     let vary = j.repetition.as_ref().map(|r| r.must_vary.clone());
                     prop_assert_eq!(vary, Some(r.must_vary.map_or("none", |c| c.name()).to_string()));
                     if r.must_vary.is_none() {
-                        prop_assert_eq!(j.winner, Some(Winner::Draw));
+                        prop_assert_eq!(j.winner, Some(GameResult::Draw));
                     }
                 } else if pos.terminal() == Terminal::Ongoing {
                     prop_assert!(rep.is_none());

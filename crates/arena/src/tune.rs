@@ -17,10 +17,10 @@
 //!    `chuhan tune --validate` measures the error on held-out games after every
 //!    pass and keeps the pass where it was lowest (early stopping).
 
-use chuhan_engine::core::{GenType, Position};
+use chuhan_engine::core::{GameResult, GenType, Position};
 use chuhan_engine::eval::params::EvalParams;
 use chuhan_engine::eval::{Knowledge, Weights, breakdown_with};
-use chuhan_engine::notation::{Game, GameResult};
+use chuhan_engine::notation::Game;
 use chuhan_engine::search::see;
 
 /// A labelled position.
@@ -98,10 +98,10 @@ pub fn samples(games: &[Game], skip_plies: usize) -> Vec<Sample> {
     let mut out = Vec::new();
     for g in games {
         let result = match g.result {
-            GameResult::RedWins => 1.0,
-            GameResult::BlackWins => 0.0,
-            GameResult::Draw => 0.5,
-            GameResult::Unknown => continue,
+            Some(GameResult::RedWins) => 1.0,
+            Some(GameResult::BlackWins) => 0.0,
+            Some(GameResult::Draw) => 0.5,
+            None => continue,
         };
         let mut pos = g.start.clone();
         for (ply, m) in g.moves().into_iter().enumerate() {
@@ -561,7 +561,7 @@ mod tests {
     use chuhan_engine::eval::params::DEFAULT;
     use chuhan_engine::eval::tapered::s;
 
-    fn game(moves: &str, result: GameResult) -> Game {
+    fn game(moves: &str, result: Option<GameResult>) -> Game {
         let mut g = Game::new(Position::startpos());
         for m in moves.split_whitespace() {
             g.push(m.parse().unwrap());
@@ -572,7 +572,7 @@ mod tests {
 
     #[test]
     fn labelled_positions_round_trip_and_bad_lines_are_named() {
-        let samples = samples(&[game("h2e2 h9g7 h0g2 i9h9", GameResult::RedWins)], 0);
+        let samples = samples(&[game("h2e2 h9g7 h0g2 i9h9", Some(GameResult::RedWins))], 0);
         assert!(!samples.is_empty());
         let text: String = samples.iter().map(|s| labelled_line(s) + "\n").collect();
         assert!(is_labelled(&text));
@@ -602,15 +602,15 @@ mod tests {
 
     #[test]
     fn samples_are_quiet_labelled_and_skip_the_opening() {
-        let g = game("h2e2 h9g7 h0g2 i9h9 e2e6 d9e8", GameResult::RedWins);
+        let g = game("h2e2 h9g7 h0g2 i9h9 e2e6 d9e8", Some(GameResult::RedWins));
         let all = samples(std::slice::from_ref(&g), 0);
         assert!(!all.is_empty());
         assert!(all.iter().all(|s| s.result == 1.0 && is_quiet(&s.pos)));
         let later = samples(std::slice::from_ref(&g), 2);
         assert!(later.len() < all.len());
-        let unknown = game("h2e2 h9g7", GameResult::Unknown);
+        let unknown = game("h2e2 h9g7", None);
         assert!(samples(&[unknown], 0).is_empty());
-        let draw = game("h2e2 h9g7", GameResult::Draw);
+        let draw = game("h2e2 h9g7", Some(GameResult::Draw));
         assert!(samples(&[draw], 0).iter().all(|s| s.result == 0.5));
     }
 

@@ -25,10 +25,9 @@ use super::limit::{GameLimit, Limit};
 use crate::tournament::clock::{MoveTiming, loses_on_time};
 use crate::tournament::config::Opening;
 use crate::tournament::game::Termination;
-use crate::tournament::scoring::GameResult;
-use chuhan_engine::core::{Color, Move, Position};
+use chuhan_engine::core::{Color, GameResult, Move, Position};
 use chuhan_engine::notation;
-use chuhan_engine::rules::{self, GameStatus, RuleSet, Status, Winner};
+use chuhan_engine::rules::{self, GameStatus, RuleSet, Status};
 use std::fmt;
 use std::time::Duration;
 
@@ -148,22 +147,6 @@ fn side_name(c: Color) -> &'static str {
     }
 }
 
-fn winner_result(w: Winner) -> GameResult {
-    match w {
-        Winner::Red => GameResult::RedWins,
-        Winner::Black => GameResult::BlackWins,
-        Winner::Draw => GameResult::Draw,
-    }
-}
-
-fn record_result(r: GameResult) -> notation::GameResult {
-    match r {
-        GameResult::RedWins => notation::GameResult::RedWins,
-        GameResult::BlackWins => notation::GameResult::BlackWins,
-        GameResult::Draw => notation::GameResult::Draw,
-    }
-}
-
 /// How the game ended, before it is written up.
 struct End {
     result: GameResult,
@@ -185,33 +168,16 @@ impl End {
 
 /// The end the rules give, if the game is over.
 fn rules_end(status: &GameStatus, rules: RuleSet) -> Option<End> {
-    let winner = status.winner?;
-    let result = winner_result(winner);
-    let (termination, reason) = match status.status {
-        Status::Ongoing => return None,
-        Status::Checkmate => (
-            Termination::Checkmate,
-            format!(
-                "{} mates",
-                side_name(if winner == Winner::Red {
-                    Color::Red
-                } else {
-                    Color::Black
-                })
-            ),
-        ),
-        Status::Stalemate => (
+    let result = status.winner?;
+    let (termination, reason) = match (status.status, result.winner()) {
+        // Mate and 困斃 always have a winner.
+        (Status::Ongoing, _) | (Status::Checkmate | Status::Stalemate, None) => return None,
+        (Status::Checkmate, Some(w)) => (Termination::Checkmate, format!("{} mates", side_name(w))),
+        (Status::Stalemate, Some(w)) => (
             Termination::Stalemate,
-            format!(
-                "{} has no legal move (困斃)",
-                side_name(if winner == Winner::Red {
-                    Color::Black
-                } else {
-                    Color::Red
-                })
-            ),
+            format!("{} has no legal move (困斃)", side_name(!w)),
         ),
-        Status::Repetition => {
+        (Status::Repetition, winner) => {
             let why = status
                 .cycle
                 .as_ref()
@@ -224,31 +190,25 @@ fn rules_end(status: &GameStatus, rules: RuleSet) -> Option<End> {
                     }
                 })
                 .unwrap_or_default();
-            if winner == Winner::Draw {
-                (
+            match winner {
+                None => (
                     Termination::RepetitionDraw,
                     format!("repetition, drawn by the {rules} rules: {why}"),
-                )
-            } else {
-                let loser = if winner == Winner::Red {
-                    Color::Black
-                } else {
-                    Color::Red
-                };
-                (
+                ),
+                Some(w) => (
                     Termination::RepetitionLoss,
                     format!(
                         "{} loses by the {rules} repetition rules: {why}",
-                        side_name(loser)
+                        side_name(!w)
                     ),
-                )
+                ),
             }
         }
-        Status::SixtyMoves => (
+        (Status::SixtyMoves, _) => (
             Termination::MoveLimit,
             "sixty moves without a capture (自然限著)".to_string(),
         ),
-        Status::DeadPosition => (
+        (Status::DeadPosition, _) => (
             Termination::DeadPosition,
             "neither side has an attacking piece left".to_string(),
         ),
@@ -273,7 +233,7 @@ fn banned_moves(pos: &Position, status: &GameStatus, rules: RuleSet) -> Vec<Move
     for &m in pos.legal_moves().iter() {
         line.make_move(m);
         let after = rules::game_status(&line, rules);
-        if after.status == Status::Repetition && after.winner == Some(Winner::side(!mover)) {
+        if after.status == Status::Repetition && after.winner == Some(GameResult::win_for(!mover)) {
             banned.push(m);
         }
         line.unmake_move();
@@ -497,7 +457,7 @@ pub fn play(red: &mut Engine, black: &mut Engine, setup: &GameSetup) -> GameRepo
             None => {}
         }
     };
-    record.result = record_result(end.result);
+    record.result = Some(end.result);
     record.set_tag("Termination", end.termination.describe());
     match record.line.nodes.last_mut() {
         Some(node) => {

@@ -11,10 +11,9 @@ use super::game::{self, GameSetup};
 use super::limit::Limit;
 use super::params;
 use super::process::TrafficLog;
-use crate::tournament::config::{EngineConfig, RuleSet as EventRules};
+use crate::tournament::config::EngineConfig;
 use crate::tournament::game::{Absence, GameOutcome, GamePlayer, GameSpec, PlayError, PlayedGame};
 use chuhan_engine::notation::{Notation, pgn};
-use chuhan_engine::rules::RuleSet;
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -64,13 +63,6 @@ impl MatchPlayer {
     }
 }
 
-fn rules(r: EventRules) -> RuleSet {
-    match r {
-        EventRules::Cxa2011 => RuleSet::Cxa2011,
-        EventRules::Axf => RuleSet::Axf,
-    }
-}
-
 impl GamePlayer for MatchPlayer {
     fn play(&mut self, spec: &GameSpec) -> Result<GameOutcome, PlayError> {
         let mut red = self.take(&spec.red);
@@ -87,7 +79,7 @@ impl GamePlayer for MatchPlayer {
                     round: spec.id.to_string(),
                     date: game::today(),
                     opening: spec.opening.clone(),
-                    rules: rules(spec.rules),
+                    rules: spec.rules,
                     limit: Limit::Clock(spec.clock.clone()),
                     tolerance: spec.tolerance,
                     hang_timeout: self.hang_timeout,

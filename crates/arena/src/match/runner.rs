@@ -19,8 +19,7 @@ use super::sprt::{Sprt, SprtState};
 use super::stats::{Pentanomial, Tally};
 use crate::tournament::config::{EngineConfig, Opening};
 use crate::tournament::game::Termination;
-use crate::tournament::scoring::GameResult;
-use chuhan_engine::core::{Color, Move};
+use chuhan_engine::core::{Color, GameResult, Move};
 use chuhan_engine::notation;
 use chuhan_engine::rules::RuleSet;
 use std::collections::{BTreeMap, HashMap};
@@ -170,10 +169,7 @@ fn start_failure_report(
     let reason = format!("not played: {failure}");
     record.line.comment = Some(reason.clone());
     let result = GameResult::win_for(!side);
-    record.result = match result {
-        GameResult::RedWins => notation::GameResult::RedWins,
-        _ => notation::GameResult::BlackWins,
-    };
+    record.result = Some(result);
     if let Some(o) = &setup.opening {
         for &m in o.moves() {
             record.push(m);

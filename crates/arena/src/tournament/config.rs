@@ -30,6 +30,7 @@ use super::clock::{ClockSetting, TimeControl};
 use super::params::DEFAULT_TOLERANCE_MS;
 use super::scoring::Scoring;
 use chuhan_engine::core::{Move, Position};
+use chuhan_engine::rules::RuleSet;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
@@ -48,27 +49,6 @@ pub enum Protocol {
     Ucci,
     /// UCI.
     Uci,
-}
-
-/// The rules games are judged by.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum RuleSet {
-    /// Chinese Xiangqi Association, 2011 competition rules.
-    #[default]
-    #[serde(rename = "cxa2011")]
-    Cxa2011,
-    /// Asian Xiangqi Federation rules.
-    #[serde(rename = "axf")]
-    Axf,
-}
-
-impl fmt::Display for RuleSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            RuleSet::Cxa2011 => "cxa2011",
-            RuleSet::Axf => "axf",
-        })
-    }
 }
 
 /// One engine entered in the event.

@@ -42,7 +42,7 @@ use super::round_robin::RoundRobinTable;
 use super::standings::{Decision, EntryKind, ScoreTable, ScoredGame};
 use super::swiss::{self, PairingError, SwissPlayer};
 use super::tiebreak::{self, Ranked, Tiebreak};
-use chuhan_engine::core::Color;
+use chuhan_engine::core::{Color, PlayerResult};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -524,9 +524,9 @@ impl Event {
                 };
                 match g.decision {
                     Decision::Played(r) => match r.for_side(first) {
-                        super::scoring::PlayerResult::Win => Score::Win,
-                        super::scoring::PlayerResult::Draw => Score::Draw,
-                        super::scoring::PlayerResult::Loss => Score::Loss,
+                        PlayerResult::Win => Score::Win,
+                        PlayerResult::Draw => Score::Draw,
+                        PlayerResult::Loss => Score::Loss,
                     },
                     Decision::Forfeit(Absence::Both) => Score::BothLost,
                     Decision::Forfeit(a) if a.includes(first) => Score::Loss,

@@ -6,9 +6,9 @@
 //! engine, PGN) implements [`GamePlayer`]; the tests use deterministic fakes.
 
 use super::clock::ClockSetting;
-use super::config::{EngineConfig, Opening, RuleSet};
-use super::scoring::GameResult;
-use chuhan_engine::core::{Color, Move};
+use super::config::{EngineConfig, Opening};
+use chuhan_engine::core::{Color, GameResult, Move};
+use chuhan_engine::rules::RuleSet;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::Duration;

@@ -2,22 +2,17 @@
 //!
 //! The draw must come out the same on every machine and in every future version, so
 //! that a tournament resumed from its results file (or re-run from its config) sees
-//! the same draw. The generator is therefore fixed here (SplitMix64, a public-domain
-//! 64-bit mixer) rather than borrowed from a crate whose default generator may change
-//! between releases. Every lot is a pure function of the event seed and a label, so
-//! no generator state needs saving.
+//! the same draw. The generator is therefore the engine's fixed [`SplitMix64`]
+//! rather than one borrowed from a crate whose default generator may change between
+//! releases. Every lot is a pure function of the event seed and a label, so no
+//! generator state needs saving.
+
+use chuhan_engine::core::SplitMix64;
 
 /// A source of lots for one event, keyed by its seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Lots {
     seed: u64,
-}
-
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 impl Lots {
@@ -28,11 +23,16 @@ impl Lots {
 
     /// The `index`-th 64-bit lot of the draw named `label`.
     pub fn value(&self, label: &str, index: u64) -> u64 {
-        let mut h = mix(self.seed);
+        self.draw(label, index).next_u64()
+    }
+
+    /// The generator whose first number is the `index`-th lot of `label`.
+    fn draw(&self, label: &str, index: u64) -> SplitMix64 {
+        let mut h = SplitMix64::mix(self.seed);
         for b in label.bytes() {
-            h = mix(h ^ u64::from(b));
+            h = SplitMix64::mix(h ^ u64::from(b));
         }
-        mix(h ^ index)
+        SplitMix64::new(h ^ index)
     }
 
     /// A fair coin for the draw named `label` (`index` distinguishes repeated draws).
@@ -57,7 +57,7 @@ impl Lots {
         for i in (1..items.len()).rev() {
             // Multiply-shift gives an unbiased-enough index for the small ranges used
             // here (at most a few hundred entrants).
-            let j = ((u128::from(self.value(label, i as u64)) * (i as u128 + 1)) >> 64) as usize;
+            let j = self.draw(label, i as u64).below(i + 1);
             items.swap(i, j);
         }
     }
@@ -74,6 +74,16 @@ mod tests {
         assert_ne!(a.value("x", 0), a.value("y", 0));
         assert_ne!(a.value("x", 0), a.value("x", 1));
         assert_eq!(a.value("x", 3), Lots::new(1).value("x", 3));
+    }
+
+    #[test]
+    fn draws_never_change() {
+        // Pinned: a resumed event must see the draw it was started with.
+        assert_eq!(Lots::new(2024).value("numbers", 0), 0x3841_33CA_1EF1_C1C9);
+        assert_eq!(Lots::new(1).value("x", 3), 0x231C_321E_5647_003D);
+        let mut v = [1, 2, 3, 4, 5, 6, 7, 8];
+        Lots::new(7).shuffle("numbers", &mut v);
+        assert_eq!(v, [5, 7, 8, 3, 1, 2, 6, 4]);
     }
 
     #[test]

@@ -11,9 +11,9 @@ use super::event::{Event, Standings};
 use super::knockout::{Entrant, MatchStatus, Side};
 use super::player::PlayerId;
 use super::results::GameRecord;
-use super::scoring::PlayerResult;
 use super::standings::{Decision, EntryKind, ScoreTable};
 use chuhan_engine::core::Color;
+use chuhan_engine::core::PlayerResult;
 use std::fmt;
 
 /// Column alignment.

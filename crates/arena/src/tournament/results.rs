@@ -230,7 +230,7 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::scoring::GameResult;
+    use chuhan_engine::core::GameResult;
 
     fn temp(name: &str) -> PathBuf {
         let dir =

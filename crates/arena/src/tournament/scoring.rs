@@ -1,91 +1,20 @@
-//! Scoring of §13: game results and the points they earn.
+//! Scoring of §13: the points game results earn (the results themselves,
+//! [`chuhan_engine::core::GameResult`] and [`PlayerResult`], are the engine's).
 //!
 //! 13.1: a win scores 2, a draw 1, a loss 0. 13.3 lets an event change the scale,
 //! for instance 3/1/0, or 3/0 with a draw worth 1 to the first mover (Red) and 2 to
 //! the second (Black). Forfeits (§20.3) count as a win ("+") or a loss ("−") on the
 //! same scale; a bye in a Swiss event counts as a win (附錄二 一.5, 14.4).
 
-use chuhan_engine::core::Color;
+use chuhan_engine::core::{Color, PlayerResult};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// The result of one game, from the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GameResult {
-    /// Red won (`1-0`).
-    RedWins,
-    /// Black won (`0-1`).
-    BlackWins,
-    /// Drawn (`1/2-1/2`).
-    Draw,
-}
-
-impl GameResult {
-    /// The winner, if any.
-    pub fn winner(self) -> Option<Color> {
-        match self {
-            GameResult::RedWins => Some(Color::Red),
-            GameResult::BlackWins => Some(Color::Black),
-            GameResult::Draw => None,
-        }
-    }
-
-    /// The result a win for `c` would be.
-    pub fn win_for(c: Color) -> GameResult {
-        match c {
-            Color::Red => GameResult::RedWins,
-            Color::Black => GameResult::BlackWins,
-        }
-    }
-
-    /// The result as seen by the player of colour `c`.
-    pub fn for_side(self, c: Color) -> PlayerResult {
-        match self.winner() {
-            None => PlayerResult::Draw,
-            Some(w) if w == c => PlayerResult::Win,
-            Some(_) => PlayerResult::Loss,
-        }
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            GameResult::RedWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        })
-    }
-}
-
-/// A result from one player's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum PlayerResult {
-    /// Lost.
-    Loss,
-    /// Drew.
-    Draw,
-    /// Won.
-    Win,
-}
-
-impl PlayerResult {
-    /// The other player's result.
-    pub fn reversed(self) -> PlayerResult {
-        match self {
-            PlayerResult::Win => PlayerResult::Loss,
-            PlayerResult::Draw => PlayerResult::Draw,
-            PlayerResult::Loss => PlayerResult::Win,
-        }
-    }
-}
 
 /// The points scale of an event (§13).
 ///
 /// ```
-/// use chuhan_engine::core::Color;
-/// use chuhan_arena::tournament::scoring::{PlayerResult, Scoring};
+/// use chuhan_arena::tournament::scoring::Scoring;
+/// use chuhan_engine::core::{Color, PlayerResult};
 /// let s = Scoring::asymmetric(3, 1, 2, 0).unwrap();
 /// assert_eq!(s.points(PlayerResult::Draw, Color::Red), 1);
 /// assert_eq!(s.points(PlayerResult::Draw, Color::Black), 2);
@@ -263,18 +192,6 @@ impl<'de> Deserialize<'de> for Scoring {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn results_from_each_side() {
-        assert_eq!(GameResult::RedWins.for_side(Color::Red), PlayerResult::Win);
-        assert_eq!(
-            GameResult::RedWins.for_side(Color::Black),
-            PlayerResult::Loss
-        );
-        assert_eq!(GameResult::Draw.for_side(Color::Black), PlayerResult::Draw);
-        assert_eq!(GameResult::win_for(Color::Black), GameResult::BlackWins);
-        assert_eq!(PlayerResult::Win.reversed(), PlayerResult::Loss);
-    }
 
     #[test]
     fn refuses_nonsense_scales() {

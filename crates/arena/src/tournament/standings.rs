@@ -3,8 +3,9 @@
 
 use super::game::{Absence, GameId};
 use super::player::PlayerId;
-use super::scoring::{GameResult, PlayerResult, Scoring};
+use super::scoring::Scoring;
 use chuhan_engine::core::Color;
+use chuhan_engine::core::{GameResult, PlayerResult};
 use serde::{Deserialize, Serialize};
 
 /// How a game was decided, as far as scoring is concerned.

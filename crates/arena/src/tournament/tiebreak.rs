@@ -34,9 +34,9 @@
 //!   the early rounds' points, lower first.)
 
 use super::player::PlayerId;
-use super::scoring::PlayerResult;
 use super::standings::{EntryKind, ScoreTable};
 use chuhan_engine::core::Color;
+use chuhan_engine::core::PlayerResult;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -365,7 +365,8 @@ pub fn value(table: &ScoreTable, criterion: Tiebreak, p: PlayerId, group: &[Play
 /// ```
 /// use chuhan_arena::tournament::game::GameId;
 /// use chuhan_arena::tournament::player::PlayerId;
-/// use chuhan_arena::tournament::scoring::{GameResult, Scoring};
+/// use chuhan_arena::tournament::scoring::Scoring;
+/// use chuhan_engine::core::GameResult;
 /// use chuhan_arena::tournament::standings::{Decision, ScoreTable, ScoredGame};
 /// use chuhan_arena::tournament::tiebreak::{rank, ROUND_ROBIN};
 /// let g = |round, red, black, r| ScoredGame {
@@ -443,8 +444,9 @@ pub fn rank(table: &ScoreTable, players: &[PlayerId], criteria: &[Tiebreak]) -> 
 mod tests {
     use super::*;
     use crate::tournament::game::{Absence, GameId};
-    use crate::tournament::scoring::{GameResult, Scoring};
+    use crate::tournament::scoring::Scoring;
     use crate::tournament::standings::{Decision, ScoredGame};
+    use chuhan_engine::core::GameResult;
 
     fn g(round: u32, game: u32, red: u16, black: u16, r: GameResult) -> ScoredGame {
         ScoredGame {

@@ -17,11 +17,11 @@
 
 use super::entry::{BookMove, Wdl};
 use super::fold::fold;
-use super::game::{Game, Outcome};
+use super::game::Game;
 use super::own::{BookAssembler, OwnBook};
 use super::packed::PackedPosition;
 use super::params;
-use crate::core::Move;
+use crate::core::{Move, PlayerResult};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -148,11 +148,11 @@ impl BookBuilder {
                     .entry(f.key)
                     .or_insert_with(|| PackedPosition::new(&pos, f.mirrored));
                 let t = self.tallies.entry((f.key, mv)).or_default();
-                let count = match game.result.for_side(pos.side_to_move()) {
-                    Outcome::Win => &mut t.wins,
-                    Outcome::Draw => &mut t.draws,
-                    Outcome::Loss => &mut t.losses,
-                    Outcome::Unknown => &mut t.unknown,
+                let count = match game.result.map(|r| r.for_side(pos.side_to_move())) {
+                    Some(PlayerResult::Win) => &mut t.wins,
+                    Some(PlayerResult::Draw) => &mut t.draws,
+                    Some(PlayerResult::Loss) => &mut t.losses,
+                    None => &mut t.unknown,
                 };
                 *count = count.saturating_add(1);
             }

@@ -1,5 +1,5 @@
 //! [`Game`]: what the builder learns from — a start position, the moves and the
-//! result — and [`RecordFormat`], the game-record files it can read.
+//! result (a [`GameResult`], defined in [`crate::core::result`]) — and [`RecordFormat`], the game-record files it can read.
 //!
 //! A record format only has to produce `Game`s: Chuhan's plain ICCS move lists
 //! (one game per line, [`RecordFormat::IccsLines`]) are read here, PGN and XQF by
@@ -7,78 +7,10 @@
 //! games give their start position, main line and result.
 
 use super::movelist::{self, MoveListError};
-use crate::core::{Color, Move, Position};
+use crate::core::{GameResult, Move, Position};
 use crate::notation;
 use std::fmt;
 use std::path::Path;
-
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    /// Red won (`1-0`).
-    RedWins,
-    /// Black won (`0-1`).
-    BlackWins,
-    /// Drawn (`1/2-1/2`).
-    Draw,
-    /// Not known (`*`, or not recorded).
-    Unknown,
-}
-
-/// A game result as seen by one side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// That side won.
-    Win,
-    /// Drawn.
-    Draw,
-    /// That side lost.
-    Loss,
-    /// Not known.
-    Unknown,
-}
-
-impl GameResult {
-    /// The result from `side`'s point of view.
-    ///
-    /// ```
-    /// use chuhan_engine::book::{GameResult, Outcome};
-    /// use chuhan_engine::core::Color;
-    /// assert_eq!(GameResult::BlackWins.for_side(Color::Red), Outcome::Loss);
-    /// ```
-    pub fn for_side(self, side: Color) -> Outcome {
-        match (self, side) {
-            (GameResult::Draw, _) => Outcome::Draw,
-            (GameResult::Unknown, _) => Outcome::Unknown,
-            (GameResult::RedWins, Color::Red) | (GameResult::BlackWins, Color::Black) => {
-                Outcome::Win
-            }
-            _ => Outcome::Loss,
-        }
-    }
-
-    /// The PGN result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
-    pub const fn token(self) -> &'static str {
-        match self {
-            GameResult::RedWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unknown => "*",
-        }
-    }
-
-    /// Parses a PGN result token.
-    pub fn from_token(s: &str) -> Option<GameResult> {
-        [
-            GameResult::RedWins,
-            GameResult::BlackWins,
-            GameResult::Draw,
-            GameResult::Unknown,
-        ]
-        .into_iter()
-        .find(|r| r.token() == s)
-    }
-}
 
 /// One game: where it started, the moves played (not yet checked for legality) and
 /// how it ended.
@@ -88,8 +20,8 @@ pub struct Game {
     pub start: Position,
     /// The moves, in order.
     pub moves: Vec<Move>,
-    /// The result.
-    pub result: GameResult,
+    /// The result, `None` when not known.
+    pub result: Option<GameResult>,
 }
 
 /// Why a game in a record file could not be read.
@@ -223,12 +155,7 @@ impl RecordFormat {
 fn from_record(g: notation::Game) -> Game {
     Game {
         moves: g.moves(),
-        result: match g.result {
-            notation::GameResult::RedWins => GameResult::RedWins,
-            notation::GameResult::BlackWins => GameResult::BlackWins,
-            notation::GameResult::Draw => GameResult::Draw,
-            notation::GameResult::Unknown => GameResult::Unknown,
-        },
+        result: g.result,
         start: g.start,
     }
 }

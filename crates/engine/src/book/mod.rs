@@ -51,7 +51,7 @@ pub use eleeye::EleeyeBook;
 pub use entry::{BookMove, Wdl};
 pub use error::{BookError, Corruption};
 pub use fold::{Fold, fold, mirror_key};
-pub use game::{Game, GameResult, Outcome, Place, RecordFormat};
+pub use game::{Game, Place, RecordFormat};
 pub use own::{BookAssembler, EntryError, OwnBook};
 pub use playable::{key_after, repeats, retain_playable};
 pub use set::{BookSet, LoadFailure, split_list};

@@ -14,8 +14,8 @@
 //! when absent). Blank lines and lines starting with `#` are skipped. Legality is
 //! checked when the game is replayed.
 
-use super::game::{Game, GameResult};
-use crate::core::{FenError, Move, Position};
+use super::game::Game;
+use crate::core::{FenError, GameResult, Move, Position};
 use std::fmt;
 
 /// Why a move-list line is not a game.
@@ -55,10 +55,11 @@ fn is_move_number(t: &str) -> bool {
 /// Parses one line; `Ok(None)` for a blank or comment line.
 ///
 /// ```
-/// use chuhan_engine::book::{GameResult, movelist::parse_line};
+/// use chuhan_engine::book::movelist::parse_line;
+/// use chuhan_engine::core::GameResult;
 /// let game = parse_line("1. h2e2 h9g7 2. H0-G2 0-1").unwrap().unwrap();
 /// assert_eq!(game.moves.len(), 3);
-/// assert_eq!(game.result, GameResult::BlackWins);
+/// assert_eq!(game.result, Some(GameResult::BlackWins));
 /// assert!(parse_line("# comment").unwrap().is_none());
 /// assert!(parse_line("h2e2 x9y9").is_err());
 /// ```
@@ -79,7 +80,7 @@ pub fn parse_line(line: &str) -> Result<Option<Game>, MoveListError> {
         if result.is_some() {
             return Err(MoveListError::ResultNotLast);
         }
-        if let Some(r) = GameResult::from_token(token) {
+        if let Some(r) = GameResult::parse_pgn(token) {
             result = Some(r);
         } else if !is_move_number(token) {
             let m: Move = token
@@ -91,7 +92,7 @@ pub fn parse_line(line: &str) -> Result<Option<Game>, MoveListError> {
     Ok(Some(Game {
         start,
         moves,
-        result: result.unwrap_or(GameResult::Unknown),
+        result: result.flatten(),
     }))
 }
 
@@ -107,14 +108,11 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(g.moves, vec!["b9c7".parse().unwrap()]);
-        assert_eq!(g.result, GameResult::Unknown);
+        assert_eq!(g.result, None);
         assert_eq!(g.start.side_to_move(), crate::core::Color::Black);
         let g = parse_line("h2e2 1/2-1/2").unwrap().unwrap();
-        assert_eq!(g.result, GameResult::Draw);
-        assert_eq!(
-            parse_line("h2e2").unwrap().unwrap().result,
-            GameResult::Unknown
-        );
+        assert_eq!(g.result, Some(GameResult::Draw));
+        assert_eq!(parse_line("h2e2").unwrap().unwrap().result, None);
         assert!(parse_line("   ").unwrap().is_none());
         assert_eq!(
             parse_line("[4k4/9 w h2e2").unwrap_err(),

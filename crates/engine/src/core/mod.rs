@@ -1,5 +1,7 @@
 //! The rules of movement: board vocabulary, attack tables, positions, legal move
-//! generation, FEN and perft. Knows nothing of search, rules of repetition or I/O.
+//! generation, FEN and perft; also the game vocabulary every layer above shares —
+//! the game result ([`result`]) and the seeded random generator ([`splitmix`]).
+//! Knows nothing of search, rules of repetition or I/O.
 
 pub mod attacks;
 pub mod bitboard;
@@ -9,6 +11,8 @@ pub mod mv;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod result;
+pub mod splitmix;
 pub mod square;
 pub mod zobrist;
 
@@ -18,4 +22,6 @@ pub use movegen::{GenType, MAX_MOVES, MoveList, Terminal};
 pub use mv::{Move, ParseMoveError};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{Position, State};
+pub use result::{GameResult, PlayerResult};
+pub use splitmix::SplitMix64;
 pub use square::{File, Rank, Square};

@@ -3,16 +3,8 @@
 //! keyed by them) are stable across builds and machines.
 
 use super::piece::Piece;
+use super::splitmix::SplitMix64;
 use super::square::Square;
-
-/// SplitMix64 step, usable in `const` context.
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
 
 /// Seed of the key stream: "Chuhan" in ASCII. Changing it changes every key and
 /// invalidates `books/*.book`.
@@ -20,14 +12,12 @@ const SEED: u64 = 0x4368_7568_616E_0001;
 
 static PIECE_SQUARE: [[u64; 90]; 14] = {
     let mut t = [[0u64; 90]; 14];
-    let mut state = SEED;
+    let mut rng = SplitMix64::new(SEED);
     let mut p = 0;
     while p < 14 {
         let mut s = 0;
         while s < 90 {
-            let (ns, v) = splitmix(state);
-            state = ns;
-            t[p][s] = v;
+            t[p][s] = rng.next_u64();
             s += 1;
         }
         p += 1;
@@ -42,10 +32,7 @@ pub fn piece_key(piece: Piece, sq: Square) -> u64 {
 }
 
 /// XORed into the key when Black is to move.
-pub const SIDE_KEY: u64 = {
-    let (_, v) = splitmix(SEED ^ 0xDEAD_BEEF_CAFE_F00D);
-    v
-};
+pub const SIDE_KEY: u64 = SplitMix64::mix(SEED ^ 0xDEAD_BEEF_CAFE_F00D);
 
 #[cfg(test)]
 mod tests {

@@ -1,51 +1,8 @@
 //! [`Game`]: a game record independent of its file format: tags, start position,
-//! the main line with comments and variations, and the result.
+//! the main line with comments and variations, and the result (a
+//! [`GameResult`], defined in [`crate::core::result`]).
 
-use crate::core::{Move, Position};
-use std::fmt;
-
-/// How a game ended, as records write it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    /// `1-0`.
-    RedWins,
-    /// `0-1`.
-    BlackWins,
-    /// `1/2-1/2`.
-    Draw,
-    /// `*`: unknown or unfinished.
-    #[default]
-    Unknown,
-}
-
-impl GameResult {
-    /// The PGN text: `1-0`, `0-1`, `1/2-1/2` or `*`.
-    pub fn pgn(self) -> &'static str {
-        match self {
-            GameResult::RedWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unknown => "*",
-        }
-    }
-
-    /// Reads the PGN text (also `½-½` and `0.5-0.5`); `None` for anything else.
-    pub fn from_pgn(s: &str) -> Option<GameResult> {
-        Some(match s.trim() {
-            "1-0" => GameResult::RedWins,
-            "0-1" => GameResult::BlackWins,
-            "1/2-1/2" | "½-½" | "0.5-0.5" => GameResult::Draw,
-            "*" => GameResult::Unknown,
-            _ => return None,
-        })
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.pgn())
-    }
-}
+use crate::core::{GameResult, Move, Position};
 
 /// One move of a line, with the comment written after it and the alternatives to
 /// it (each variation starts from the position before this move).
@@ -107,8 +64,8 @@ pub struct Game {
     pub start: Position,
     /// The main line; its comment is the one before the first move.
     pub line: Line,
-    /// The result.
-    pub result: GameResult,
+    /// The result, `None` when unknown or unfinished (PGN `*`).
+    pub result: Option<GameResult>,
 }
 
 impl Game {
@@ -120,7 +77,7 @@ impl Game {
             tags: Vec::new(),
             start,
             line: Line::default(),
-            result: GameResult::Unknown,
+            result: None,
         }
     }
 

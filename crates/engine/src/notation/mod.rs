@@ -30,7 +30,7 @@ pub mod wxf;
 pub mod xqf;
 
 pub use chinese::Script;
-pub use game::{Game, GameResult, Line, Node};
+pub use game::{Game, Line, Node};
 pub use iccs::IccsStyle;
 pub use move_error::{MoveError, MoveErrorKind};
 

@@ -28,10 +28,10 @@
 //! `[Format]`, as ElephantEye writes), one move pair per line, comments and
 //! variations optionally.
 
-use super::game::{Game, GameResult, Line, Node};
+use super::game::{Game, Line, Node};
 use super::move_error::MoveError;
 use super::{IccsStyle, Notation, Script};
-use crate::core::{Color, FenError, Position};
+use crate::core::{Color, FenError, GameResult, Position};
 use std::fmt;
 use std::fmt::Write as _;
 
@@ -111,7 +111,7 @@ enum Tok {
     UnclosedComment,
     Open,
     Close,
-    Result(GameResult),
+    Result(Option<GameResult>),
     Word(String),
 }
 
@@ -218,7 +218,7 @@ fn lex(text: &str) -> Vec<Token> {
                     i += 1;
                 }
                 let w: String = chars[s..i].iter().collect();
-                let tok = match GameResult::from_pgn(&w) {
+                let tok = match GameResult::parse_pgn(&w) {
                     Some(r) => Tok::Result(r),
                     None => Tok::Word(w),
                 };
@@ -343,7 +343,7 @@ impl Parser {
                     if k.eq_ignore_ascii_case("FEN") {
                         fen = Some((v.clone(), self.line()));
                     } else if k.eq_ignore_ascii_case("Result") {
-                        tag_result = GameResult::from_pgn(v);
+                        tag_result = GameResult::parse_pgn(v);
                     } else if !k.eq_ignore_ascii_case("Game") && !k.eq_ignore_ascii_case("Format") {
                         tags.push((k.clone(), v.clone()));
                     }
@@ -381,7 +381,7 @@ impl Parser {
                 self.at += 1;
                 r
             }
-            _ => tag_result.unwrap_or_default(),
+            _ => tag_result.flatten(),
         };
         Ok(game)
     }
@@ -637,7 +637,11 @@ pub fn write(game: &Game, opts: &WriteOptions) -> Result<String, MoveError> {
     for (k, v) in &game.tags {
         let _ = writeln!(out, "[{k} \"{}\"]", escape_tag(v));
     }
-    let _ = writeln!(out, "[Result \"{}\"]", game.result.pgn());
+    let _ = writeln!(
+        out,
+        "[Result \"{}\"]",
+        GameResult::pgn_or_unknown(game.result)
+    );
     if game.start != Position::startpos() {
         let _ = writeln!(out, "[FEN \"{}\"]", game.start.to_fen());
     }
@@ -659,7 +663,7 @@ pub fn write(game: &Game, opts: &WriteOptions) -> Result<String, MoveError> {
     if !body.is_empty() && !body.ends_with('\n') {
         out.push('\n');
     }
-    let _ = writeln!(out, "{}", game.result.pgn());
+    let _ = writeln!(out, "{}", GameResult::pgn_or_unknown(game.result));
     Ok(out)
 }
 

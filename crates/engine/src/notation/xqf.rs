@@ -38,10 +38,12 @@
 //! (`h12+h13+h14+h15 = 0 mod 256`) is not enforced.
 
 use super::charset::decode_gbk;
-use super::game::{Game, GameResult, Line, Node};
+use super::game::{Game, Line, Node};
 use super::iccs;
 use super::move_error::MoveError;
-use crate::core::{Color, FenError, File, Move, Piece, PieceKind, Position, Rank, Setup, Square};
+use crate::core::{
+    Color, FenError, File, GameResult, Move, Piece, PieceKind, Position, Rank, Setup, Square,
+};
 use std::fmt;
 
 /// Size of the header; move records start here.
@@ -425,10 +427,10 @@ pub fn read(bytes: &[u8]) -> Result<Game, XqfError> {
     let start = Position::from_setup(&setup).map_err(XqfError::BadPosition)?;
     let mut game = Game::new(start);
     game.result = match h[0x33] {
-        1 => GameResult::RedWins,
-        2 => GameResult::BlackWins,
-        3 => GameResult::Draw,
-        _ => GameResult::Unknown,
+        1 => Some(GameResult::RedWins),
+        2 => Some(GameResult::BlackWins),
+        3 => Some(GameResult::Draw),
+        _ => None,
     };
     let title = header_string(h, 0x50, 64);
     let event = header_string(h, 0xD0, 64);

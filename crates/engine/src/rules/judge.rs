@@ -6,8 +6,8 @@
 use super::classify::Label;
 use super::cycle::{self, Analysis, ClassCache, analyse};
 use super::ruleset::RuleSet;
-use super::status::{Status, Winner, status_with};
-use crate::core::{Color, FenError, Move, Position};
+use super::status::{Status, status_with};
+use crate::core::{Color, FenError, GameResult, Move, Position};
 use serde::Serialize;
 use std::fmt;
 
@@ -21,8 +21,10 @@ pub struct Judgement {
     pub fen: String,
     /// How the game stands after its last move.
     pub status: Status,
-    /// The result, `null` while play goes on.
-    pub winner: Option<Winner>,
+    /// The result, `null` while play goes on; written `red`, `black` or `draw`
+    /// ([`GameResult::winner_name`]).
+    #[serde(serialize_with = "winner_json")]
+    pub winner: Option<GameResult>,
     /// The latest position that has occurred three times, `null` if none.
     pub repetition: Option<RepetitionReport>,
     /// Every legal move of the side to move with its verdict.
@@ -257,6 +259,15 @@ fn latest_repetition(
     None
 }
 
+/// A judgement's `winner` field: the winner's colour name or `draw`, `null` while
+/// play goes on.
+fn winner_json<S: serde::Serializer>(winner: &Option<GameResult>, s: S) -> Result<S::Ok, S::Error> {
+    match winner {
+        Some(r) => s.serialize_str(r.winner_name()),
+        None => s.serialize_none(),
+    }
+}
+
 fn cite(articles: &[&str]) -> String {
     articles
         .iter()
@@ -327,8 +338,8 @@ impl Judgement {
         out.push(format!("position: {}", self.fen));
         let result = match self.winner {
             None => "game goes on".to_string(),
-            Some(Winner::Draw) => "draw".to_string(),
-            Some(w) => format!("{} wins", w.name()),
+            Some(GameResult::Draw) => "draw".to_string(),
+            Some(w) => format!("{} wins", w.winner_name()),
         };
         let basis = match self.status {
             Status::Ongoing => "ongoing".to_string(),

@@ -83,4 +83,4 @@ pub use cycle::{Analysis, ClassCache, Cycle};
 pub use judge::{JudgeError, Judgement, judge, judge_position};
 pub use repetition::{Outcome, Repetition, repetition, repetition_cached};
 pub use ruleset::{ParseRuleSetError, RuleSet};
-pub use status::{GameStatus, Status, Winner, dead_position, game_status, sixty_moves};
+pub use status::{GameStatus, Status, dead_position, game_status, sixty_moves};

@@ -10,8 +10,11 @@ use std::str::FromStr;
 /// assert_eq!(RuleSet::default(), RuleSet::Cxa2011);
 /// assert_eq!("axf".parse::<RuleSet>().unwrap(), RuleSet::Axf);
 /// assert_eq!(RuleSet::Cxa2011.to_string(), "cxa2011");
+/// assert_eq!(serde_json::from_str::<RuleSet>("\"axf\"").unwrap(), RuleSet::Axf);
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum RuleSet {
     /// The Chinese Xiangqi Association's 2011 competition rules (象棋竞赛规则2011),

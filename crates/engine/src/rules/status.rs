@@ -5,7 +5,7 @@
 use super::cycle::{self, Analysis, ClassCache, analyse};
 use super::params;
 use super::ruleset::RuleSet;
-use crate::core::{Color, PieceKind, Position, Terminal};
+use crate::core::{Color, GameResult, PieceKind, Position, Terminal};
 
 /// How the game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -40,37 +40,6 @@ impl Status {
     }
 }
 
-/// Who won.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Winner {
-    /// Red won.
-    Red,
-    /// Black won.
-    Black,
-    /// Drawn.
-    Draw,
-}
-
-impl Winner {
-    /// The winner `c`.
-    pub fn side(c: Color) -> Winner {
-        match c {
-            Color::Red => Winner::Red,
-            Color::Black => Winner::Black,
-        }
-    }
-
-    /// The JSON name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Winner::Red => "red",
-            Winner::Black => "black",
-            Winner::Draw => "draw",
-        }
-    }
-}
-
 /// The state of a game after its last move.
 #[derive(Clone, Debug)]
 pub struct GameStatus {
@@ -78,7 +47,7 @@ pub struct GameStatus {
     pub status: Status,
     /// The result, or `None` while the game goes on — which includes a repetition
     /// in which the side to move is the violator and must now vary (§23.5.2).
-    pub winner: Option<Winner>,
+    pub winner: Option<GameResult>,
     /// The analysed cycle when `status` is [`Status::Repetition`].
     pub cycle: Option<Analysis>,
 }
@@ -99,13 +68,14 @@ impl GameStatus {
 ///
 /// ```
 /// use chuhan_engine::core::Position;
-/// use chuhan_engine::rules::{game_status, RuleSet, Status, Winner};
+/// use chuhan_engine::core::GameResult;
+/// use chuhan_engine::rules::{game_status, RuleSet, Status};
 /// let pos = Position::from_fen("3k5/R8/1R7/9/9/9/9/9/9/4K4 w").unwrap();
 /// assert_eq!(game_status(&pos, RuleSet::Cxa2011).status, Status::Ongoing);
 /// let mut pos = pos;
 /// pos.make_move("b7b9".parse().unwrap());
 /// let s = game_status(&pos, RuleSet::Cxa2011);
-/// assert_eq!((s.status, s.winner), (Status::Checkmate, Some(Winner::Red)));
+/// assert_eq!((s.status, s.winner), (Status::Checkmate, Some(GameResult::RedWins)));
 /// ```
 pub fn game_status(pos: &Position, rules: RuleSet) -> GameStatus {
     status_with(pos, rules, None)
@@ -120,15 +90,15 @@ pub fn status_with(pos: &Position, rules: RuleSet, cache: Option<&mut ClassCache
         cycle: None,
     };
     match pos.terminal() {
-        Terminal::Checkmate => return done(Status::Checkmate, Winner::side(!stm)),
-        Terminal::Stalemate => return done(Status::Stalemate, Winner::side(!stm)),
+        Terminal::Checkmate => return done(Status::Checkmate, GameResult::win_for(!stm)),
+        Terminal::Stalemate => return done(Status::Stalemate, GameResult::win_for(!stm)),
         Terminal::Ongoing => {}
     }
     if let Some(c) = cycle::find(pos, 3, rules) {
         let a = analyse(pos, c, rules, cache);
         let winner = match a.verdict.must_vary {
-            None => Some(Winner::Draw),
-            Some(v) if a.verdict.immediate || v != stm => Some(Winner::side(!v)),
+            None => Some(GameResult::Draw),
+            Some(v) if a.verdict.immediate || v != stm => Some(GameResult::win_for(!v)),
             Some(_) => None,
         };
         return GameStatus {
@@ -138,10 +108,10 @@ pub fn status_with(pos: &Position, rules: RuleSet, cache: Option<&mut ClassCache
         };
     }
     if sixty_moves(pos) {
-        return done(Status::SixtyMoves, Winner::Draw);
+        return done(Status::SixtyMoves, GameResult::Draw);
     }
     if dead_position(pos) {
-        return done(Status::DeadPosition, Winner::Draw);
+        return done(Status::DeadPosition, GameResult::Draw);
     }
     GameStatus {
         status: Status::Ongoing,
@@ -225,7 +195,7 @@ mod tests {
         );
         assert_eq!(
             (s.status, s.winner),
-            (Status::DeadPosition, Some(Winner::Draw))
+            (Status::DeadPosition, Some(GameResult::Draw))
         );
     }
 
@@ -233,7 +203,10 @@ mod tests {
     fn stalemate_loses() {
         let pos = Position::from_fen("3k5/R8/9/9/9/9/9/9/9/4K4 b").unwrap();
         let s = game_status(&pos, RuleSet::Cxa2011);
-        assert_eq!((s.status, s.winner), (Status::Stalemate, Some(Winner::Red)));
+        assert_eq!(
+            (s.status, s.winner),
+            (Status::Stalemate, Some(GameResult::RedWins))
+        );
     }
 
     #[test]

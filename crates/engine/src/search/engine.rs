@@ -3,7 +3,7 @@
 //! runs in the background and reports through a channel of [`Event`]s.
 
 use crate::book::{BookMove, Randomness};
-use crate::core::{Move, Position};
+use crate::core::{Move, Position, SplitMix64};
 use crate::eval::{EvalConfig, Knowledge};
 use crate::search::event::{BestMove, Event, Info, Offer};
 use crate::search::history::History;
@@ -168,15 +168,6 @@ pub trait OpeningBook: Send {
     ) -> Option<BookMove>;
 }
 
-/// The next number of a SplitMix64 sequence (seeds for book choices).
-fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 #[derive(Clone, Copy, Debug)]
 struct Options {
     threads: usize,
@@ -208,9 +199,9 @@ pub struct Engine {
     options: Options,
     seed: u64,
     book: Option<Box<dyn OpeningBook>>,
-    /// State of the random sequence behind book choices: seeded from the clock, so
-    /// that separate runs with `randomness` on do not all open alike.
-    book_draws: u64,
+    /// The random sequence behind book choices: seeded from the clock, so that
+    /// separate runs with `randomness` on do not all open alike.
+    book_draws: SplitMix64,
     job: Option<Job>,
 }
 
@@ -246,9 +237,11 @@ impl Engine {
             },
             seed: 0x2545_F491_4F6C_DD1D,
             book: None,
-            book_draws: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64),
+            book_draws: SplitMix64::new(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64),
+            ),
             job: None,
         }
     }
@@ -510,7 +503,7 @@ impl Engine {
                 &self.position,
                 &self.banned,
                 self.options.randomness,
-                splitmix64(&mut self.book_draws),
+                self.book_draws.next_u64(),
             )
             && moves.contains(&b.mv)
         {
