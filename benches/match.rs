@@ -2,8 +2,8 @@
 //! reading an engine's `info` line, writing a long game's `position` line, and
 //! judging the position after a move (`rules::game_status`) along a 200-ply game.
 
+use chuhan_arena::game::engine_config::RankBase;
 use chuhan_arena::r#match::dialect::{parse_line, position};
-use chuhan_arena::tournament::config::RankBase;
 use chuhan_engine::core::{Move, Position, START_FEN};
 use chuhan_engine::rules::{RuleSet, game_status};
 use criterion::{Criterion, criterion_group, criterion_main};

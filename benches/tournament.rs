@@ -1,7 +1,7 @@
 //! Pairing speed: the 定位編排 Swiss pairing of a late round, the 附錄一 table.
 
+use chuhan_arena::lots::Lots;
 use chuhan_arena::tournament::config::FirstRound;
-use chuhan_arena::tournament::lots::Lots;
 use chuhan_arena::tournament::player::PlayerId;
 use chuhan_arena::tournament::round_robin::RoundRobinTable;
 use chuhan_arena::tournament::swiss::{SwissPlayer, first_round, pair_round};

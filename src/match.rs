@@ -11,16 +11,16 @@
 //! the Elo line. More than two engines play a round robin and get a standings
 //! table. See the module `chuhan_arena::r#match` and `--help` for every option.
 
+use chuhan_arena::game::{self, clock::TimeControl};
 use chuhan_arena::r#match::adjudication::{Adjudication, DrawRule, ResignRule};
 use chuhan_arena::r#match::engine::Timeouts;
-use chuhan_arena::r#match::game::Fault;
 use chuhan_arena::r#match::limit::Limit;
 use chuhan_arena::r#match::process::TrafficLog;
+use chuhan_arena::r#match::referee::Fault;
 use chuhan_arena::r#match::runner::{self, MatchConfig, MatchEvent, Summary};
 use chuhan_arena::r#match::sprt::{Sprt, SprtState};
 use chuhan_arena::r#match::stats::{EloEstimate, Tally, los};
 use chuhan_arena::r#match::{engine_arg, openings, params};
-use chuhan_arena::tournament::clock::TimeControl;
 use chuhan_engine::notation::{Notation, pgn};
 use chuhan_engine::rules::RuleSet;
 use std::fs::File;
@@ -83,7 +83,7 @@ pub struct MatchArgs {
     #[arg(long, num_args = 1..=3, value_name = "KEY=VALUE")]
     pub draw: Vec<String>,
     /// Milliseconds forgiven beyond the clock or move time (pipe latency).
-    #[arg(long, value_name = "MS", default_value_t = params::TOLERANCE.as_millis() as u64)]
+    #[arg(long, value_name = "MS", default_value_t = game::params::TOLERANCE.as_millis() as u64)]
     pub tolerance: u64,
     /// Seconds an untimed (depth or nodes) search may take before the engine
     /// counts as hung.

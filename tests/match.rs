@@ -9,16 +9,17 @@
 //! (see [`fake::Spec`] for its settings). Fake engines answer at once (or after a
 //! fixed tiny delay); waits are bounded by short guards, never asserted.
 
+use chuhan_arena::game::engine_config::{EngineConfig, Protocol, RankBase};
+use chuhan_arena::game::opening::Opening;
+use chuhan_arena::game::play::Termination;
 use chuhan_arena::r#match::dialect::Dialect;
 use chuhan_arena::r#match::engine::{Engine, Timeouts};
-use chuhan_arena::r#match::game::Fault;
 use chuhan_arena::r#match::limit::Limit;
 use chuhan_arena::r#match::process::TrafficLog;
+use chuhan_arena::r#match::referee::Fault;
 use chuhan_arena::r#match::runner::{self, MatchConfig, MatchEvent, Summary};
 use chuhan_arena::r#match::sprt::SprtState;
 use chuhan_arena::r#match::stats::Tally;
-use chuhan_arena::tournament::config::{EngineConfig, Opening, Protocol, RankBase};
-use chuhan_arena::tournament::game::Termination;
 use chuhan_engine::core::{Color, GameResult, Position};
 use chuhan_engine::notation::pgn;
 use chuhan_engine::rules::{RuleSet, game_status};
@@ -980,9 +981,9 @@ fn the_tournament_cli_runs_a_round_robin_with_real_processes() {
 
 #[test]
 fn a_tournament_player_forfeits_an_engine_that_cannot_start() {
+    use chuhan_arena::game::clock::ClockSetting;
+    use chuhan_arena::game::play::{Absence, GameId, GameOutcome, GamePlayer, GameSpec};
     use chuhan_arena::r#match::player::MatchPlayer;
-    use chuhan_arena::tournament::clock::ClockSetting;
-    use chuhan_arena::tournament::game::{Absence, GameId, GameOutcome, GamePlayer, GameSpec};
     let mut missing = engine("Missing", "");
     missing.command = "/nonexistent/engine".into();
     let spec = GameSpec {

@@ -2,12 +2,12 @@
 //! the end, interrupted runs resume to the same results file and standings, and
 //! withdrawals, forfeits and foreign results files are handled as the rules say.
 
-use chuhan_arena::tournament::config::TournamentConfig;
-use chuhan_arena::tournament::event::{Event, Standings};
-use chuhan_arena::tournament::game::{
+use chuhan_arena::game::play::{
     Absence, GameOutcome, GamePlayer, GameSpec, PlayError, PlayedGame, Termination,
 };
-use chuhan_arena::tournament::lots::Lots;
+use chuhan_arena::lots::Lots;
+use chuhan_arena::tournament::config::TournamentConfig;
+use chuhan_arena::tournament::event::{Event, Standings};
 use chuhan_arena::tournament::player::PlayerId;
 use chuhan_arena::tournament::results::{Record, ResultsFile};
 use chuhan_arena::tournament::runner::{Progress, RunError, Runner};

@@ -18,7 +18,7 @@
 //! function of the configuration and the engine version. Draws come from
 //! [`Lots`] (SplitMix64), which is fixed across platforms and versions.
 
-use crate::tournament::lots::Lots;
+use crate::lots::Lots;
 use chuhan_engine::book;
 use chuhan_engine::core::{Color, Move, Position, Terminal};
 use chuhan_engine::search::event::Event;

@@ -5,8 +5,8 @@
 //! Everything here is pure text in, text out; the process and its timing live in
 //! [`super::engine`].
 
-use crate::tournament::clock::{GoFields, UcciUnit};
-use crate::tournament::config::RankBase;
+use crate::game::clock::{GoFields, UcciUnit};
+use crate::game::engine_config::RankBase;
 use chuhan_engine::core::{File, Move, Rank, START_FEN, Square};
 use std::fmt;
 use std::time::Duration;
@@ -61,7 +61,7 @@ impl Dialect {
     ///
     /// ```
     /// use chuhan_arena::r#match::dialect::{Dialect, GoLimit};
-    /// use chuhan_arena::tournament::clock::UcciUnit;
+    /// use chuhan_arena::game::clock::UcciUnit;
     /// use std::time::Duration;
     /// let t = GoLimit::MoveTime(Duration::from_millis(300));
     /// assert_eq!(Dialect::Uci.go(&t, UcciUnit::Millis, false), "go movetime 300");
@@ -116,7 +116,7 @@ pub enum GoLimit {
 /// ```
 /// use chuhan_engine::core::START_FEN;
 /// use chuhan_arena::r#match::dialect::position;
-/// use chuhan_arena::tournament::config::RankBase;
+/// use chuhan_arena::game::engine_config::RankBase;
 /// let moves = ["h2e2".parse().unwrap(), "h9g7".parse().unwrap()];
 /// assert_eq!(position(START_FEN, &moves, RankBase::Zero), "position startpos moves h2e2 h9g7");
 /// assert_eq!(position(START_FEN, &moves, RankBase::One), "position startpos moves h3e3 h10g8");
@@ -155,7 +155,7 @@ pub fn format_move(m: Move, ranks: RankBase) -> String {
 ///
 /// ```
 /// use chuhan_arena::r#match::dialect::parse_move;
-/// use chuhan_arena::tournament::config::RankBase;
+/// use chuhan_arena::game::engine_config::RankBase;
 /// let m = parse_move("h2e2", RankBase::Zero).unwrap();
 /// assert_eq!(parse_move("h3e3", RankBase::One), Some(m));
 /// assert_eq!(parse_move("a10a9", RankBase::One).unwrap().to_string(), "a9a8");
@@ -429,7 +429,7 @@ mod tests {
             }
         }
     }
-    use crate::tournament::clock::{Clock, ClockSetting};
+    use crate::game::clock::{Clock, ClockSetting};
 
     #[test]
     fn move_text_round_trips_in_both_rank_bases() {

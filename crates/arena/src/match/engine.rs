@@ -27,8 +27,8 @@
 use super::dialect::{self, Dialect, EngineLine, GoLimit, Info, Offer};
 use super::params;
 use super::process::{Process, Recv, TrafficLog};
-use crate::tournament::clock::UcciUnit;
-use crate::tournament::config::{EngineConfig, Protocol, RankBase};
+use crate::game::clock::UcciUnit;
+use crate::game::engine_config::{EngineConfig, Protocol, RankBase};
 use chuhan_engine::core::Move;
 use std::fmt;
 use std::time::{Duration, Instant};

@@ -20,7 +20,7 @@
 //!
 //! Without `cmd=`, every word that is not a setting belongs to the command.
 
-use crate::tournament::config::{EngineConfig, Protocol};
+use crate::game::engine_config::{EngineConfig, Protocol};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -128,7 +128,7 @@ fn default_name(command: &str) -> String {
 ///
 /// ```
 /// use chuhan_arena::r#match::engine_arg::parse;
-/// use chuhan_arena::tournament::config::{Protocol, RankBase};
+/// use chuhan_arena::game::engine_config::{Protocol, RankBase};
 /// let e = parse("cmd='node uci.js' name=FSF proto=uci ranks=1 option.Threads=2").unwrap();
 /// assert_eq!((e.command.as_str(), e.name.as_str()), ("node uci.js", "FSF"));
 /// assert_eq!((e.protocol, e.ranks), (Protocol::Uci, RankBase::One));
@@ -227,7 +227,7 @@ pub fn unique_names(engines: &mut [EngineConfig]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::config::RankBase;
+    use crate::game::engine_config::RankBase;
 
     #[test]
     fn shell_words() {

@@ -2,7 +2,7 @@
 //! included), a fixed time per move, a fixed depth or a fixed node count.
 
 use super::dialect::GoLimit;
-use crate::tournament::clock::{Clock, ClockSetting, MoveTiming, TimeControl};
+use crate::game::clock::{Clock, ClockSetting, MoveTiming, TimeControl};
 use chuhan_engine::core::Color;
 use std::fmt;
 use std::time::Duration;

@@ -1,5 +1,7 @@
 //! The engine-against-engine match runner behind `chuhan match`, refereed by
-//! Chuhan's own rules engine; also the game player of `chuhan tournament`.
+//! Chuhan's own rules engine; also the game player of `chuhan tournament`. Engine
+//! configurations, clocks, openings and the game seam come from the arena's shared
+//! vocabulary ([`crate::game`]), results and rules from the engine crate.
 //!
 //! | concern | module |
 //! |---|---|
@@ -8,18 +10,18 @@
 //! | engine processes, reading on threads, kills | [`process`] |
 //! | handshake, options, searching under a deadline | [`engine`] |
 //! | clocks, fixed time, depth, nodes | [`limit`] |
-//! | one refereed game and its record | [`game`] |
+//! | one refereed game and its record | [`referee`] |
 //! | score adjudication | [`adjudication`] |
 //! | opening suites | [`openings`] |
 //! | game order, colours, openings | [`schedule`] |
 //! | Elo, error bars, LOS, pentanomial | [`stats`] |
 //! | SPRT | [`sprt`] |
 //! | the match loop, workers, early stop | [`runner`] |
-//! | the tournament's `GamePlayer` | [`player`] |
+//! | the [`GamePlayer`](crate::game::play::GamePlayer) behind `chuhan tournament` | [`player`] |
 //!
 //! Data flows one way: the runner hands a [`schedule::ScheduledGame`] to a
 //! worker, which makes its two [`engine::Engine`]s ready and lets
-//! [`game::play`] referee the game; the [`game::GameReport`] comes back to the
+//! [`referee::play`] referee the game; the [`referee::GameReport`] comes back to the
 //! runner, which updates the [`runner::Summary`] (tallies, pairs, faults, SPRT)
 //! and tells the caller. Nothing here prints; the CLI in
 //! `chuhan match` (the CLI crate) does.
@@ -39,7 +41,7 @@
 //!     seed: None,
 //!     sprt: Some("elo0=0 elo1=5".parse().unwrap()),
 //!     adjudication: Default::default(),
-//!     tolerance: params::TOLERANCE,
+//!     tolerance: chuhan_arena::game::params::TOLERANCE,
 //!     hang_timeout: params::HANG_TIMEOUT,
 //!     timeouts: Default::default(),
 //!     event: "test".into(),
@@ -54,12 +56,12 @@ pub mod adjudication;
 pub mod dialect;
 pub mod engine;
 pub mod engine_arg;
-pub mod game;
 pub mod limit;
 pub mod openings;
 pub mod params;
 pub mod player;
 pub mod process;
+pub mod referee;
 pub mod runner;
 pub mod schedule;
 pub mod sprt;

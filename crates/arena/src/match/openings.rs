@@ -14,7 +14,7 @@
 //!   line is an opening;
 //! * **XQF**: the game's start position and main line.
 
-use crate::tournament::config::Opening;
+use crate::game::opening::Opening;
 use chuhan_engine::core::Position;
 use chuhan_engine::notation::{self, charset, move_list, pgn, xqf};
 use std::fmt;

@@ -31,12 +31,6 @@ pub const QUIT_GRACE: Duration = Duration::from_secs(1);
 /// fixed-depth search of a slow engine may legitimately take many seconds.
 pub const HANG_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Pipe and scheduling latency forgiven beyond the clock (or the `movetime`)
-/// before a move counts as late; the tournament's default, so a match and a
-/// tournament judge flag fall alike.
-pub const TOLERANCE: Duration =
-    Duration::from_millis(crate::tournament::params::DEFAULT_TOLERANCE_MS);
-
 /// Consecutive failed engine starts after which a match gives up instead of
 /// forfeiting game after game (a wrong command line, a missing network file).
 pub const MAX_START_FAILURES: u32 = 3;

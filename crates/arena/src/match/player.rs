@@ -1,5 +1,5 @@
 //! [`MatchPlayer`]: the match runner's engine driver and referee behind the
-//! tournament's [`GamePlayer`] seam.
+//! [`GamePlayer`] seam through which a tournament has its games played.
 //!
 //! Each player (one per concurrent slot of the tournament) keeps its own engine
 //! processes, one per entrant it has met, alive between games; a crashed or
@@ -7,12 +7,12 @@
 //! started or made ready is absent (§20) and forfeits the game.
 
 use super::engine::{Engine, Timeouts};
-use super::game::{self, GameSetup};
 use super::limit::Limit;
 use super::params;
 use super::process::TrafficLog;
-use crate::tournament::config::EngineConfig;
-use crate::tournament::game::{Absence, GameOutcome, GamePlayer, GameSpec, PlayError, PlayedGame};
+use super::referee::{self, GameSetup};
+use crate::game::engine_config::EngineConfig;
+use crate::game::play::{Absence, GameOutcome, GamePlayer, GameSpec, PlayError, PlayedGame};
 use chuhan_engine::notation::{Notation, pgn};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -67,7 +67,7 @@ impl GamePlayer for MatchPlayer {
     fn play(&mut self, spec: &GameSpec) -> Result<GameOutcome, PlayError> {
         let mut red = self.take(&spec.red);
         let mut black = self.take(&spec.black);
-        let outcome = match game::prepare(&mut red, &mut black) {
+        let outcome = match referee::prepare(&mut red, &mut black) {
             Err(f) => GameOutcome::Forfeited(match (f.red.is_some(), f.black.is_some()) {
                 (true, true) => Absence::Both,
                 (true, false) => Absence::Red,
@@ -77,7 +77,7 @@ impl GamePlayer for MatchPlayer {
                 let setup = GameSetup {
                     event: spec.event.clone(),
                     round: spec.id.to_string(),
-                    date: game::today(),
+                    date: referee::today(),
                     opening: spec.opening.clone(),
                     rules: spec.rules,
                     limit: Limit::Clock(spec.clock.clone()),
@@ -85,7 +85,7 @@ impl GamePlayer for MatchPlayer {
                     hang_timeout: self.hang_timeout,
                     adjudication: Default::default(),
                 };
-                let report = game::play(&mut red, &mut black, &setup);
+                let report = referee::play(&mut red, &mut black, &setup);
                 let opts = pgn::WriteOptions {
                     notation: self.notation,
                     ..Default::default()

@@ -10,15 +10,16 @@
 
 use super::adjudication::Adjudication;
 use super::engine::{Engine, Timeouts};
-use super::game::{self, Fault, GameReport, GameSetup, StartFailure};
 use super::limit::Limit;
 use super::params;
 use super::process::TrafficLog;
+use super::referee::{self, Fault, GameReport, GameSetup, StartFailure};
 use super::schedule::{self, ScheduledGame};
 use super::sprt::{Sprt, SprtState};
 use super::stats::{Pentanomial, Tally};
-use crate::tournament::config::{EngineConfig, Opening};
-use crate::tournament::game::Termination;
+use crate::game::engine_config::EngineConfig;
+use crate::game::opening::Opening;
+use crate::game::play::Termination;
 use chuhan_engine::core::{Color, GameResult, Move};
 use chuhan_engine::notation;
 use chuhan_engine::rules::RuleSet;
@@ -239,7 +240,7 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Su
     if let Some(s) = config.sprt {
         summary.sprt = Some((s, 0.0, SprtState::Continue));
     }
-    let date = game::today();
+    let date = referee::today();
     let stop = AtomicBool::new(false);
     let workers = config.concurrency.clamp(1, games.len().max(1));
     let (job_tx, job_rx) = crossbeam_channel::unbounded::<ScheduledGame>();
@@ -280,7 +281,7 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Su
                         });
                     }
                     let (red, black) = pair_mut(&mut engines, g.red, g.black);
-                    let prepared = game::prepare(red, black);
+                    let prepared = referee::prepare(red, black);
                     let abort = failures.note(&g, prepared.as_ref().err(), config);
                     if abort.is_some() {
                         stop.store(true, Ordering::SeqCst);
@@ -288,7 +289,7 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Su
                     let outcome = match prepared {
                         Ok(()) => {
                             let setup = setup_for(config, &g, date);
-                            Outcome::Played(Box::new(game::play(red, black, &setup)))
+                            Outcome::Played(Box::new(referee::play(red, black, &setup)))
                         }
                         Err(f) => Outcome::NotStarted(f),
                     };

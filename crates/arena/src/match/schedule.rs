@@ -8,8 +8,8 @@
 //! schedule walks the pairs round by round, so a round robin stays balanced when
 //! it is stopped early.
 
-use crate::tournament::config::Opening;
-use crate::tournament::lots::Lots;
+use crate::game::opening::Opening;
+use crate::lots::Lots;
 
 /// One game of the schedule.
 #[derive(Clone, Debug, PartialEq, Eq)]

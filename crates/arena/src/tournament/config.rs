@@ -26,285 +26,17 @@
 //! The time control is a [`TimeControl`] string, or `{"red": "…", "black": "…"}` for
 //! time odds (6.5). Relative output paths are taken from the config file's folder.
 
-use super::clock::{ClockSetting, TimeControl};
-use super::params::DEFAULT_TOLERANCE_MS;
 use super::scoring::Scoring;
-use chuhan_engine::core::{Move, Position};
+use crate::game::clock::{ClockSetting, TimeControl};
+use crate::game::engine_config::EngineConfig;
+use crate::game::opening::Opening;
+use crate::game::params::TOLERANCE;
 use chuhan_engine::rules::RuleSet;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 use std::time::Duration;
-
-/// The protocol an engine speaks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Protocol {
-    /// Detected by the runner's handshake.
-    #[default]
-    Auto,
-    /// UCCI.
-    Ucci,
-    /// UCI.
-    Uci,
-}
-
-/// One engine entered in the event.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct EngineConfig {
-    /// The name in tables and records (unique in the event).
-    pub name: String,
-    /// The shell command line that starts it.
-    pub command: String,
-    /// Its protocol.
-    #[serde(default)]
-    pub protocol: Protocol,
-    /// Options set after the handshake (values as text; JSON numbers and booleans
-    /// are accepted and written as text).
-    #[serde(default, deserialize_with = "option_values")]
-    pub options: BTreeMap<String, String>,
-    /// How its moves number the ranks (`"ranks": 0`, `1` or `"auto"`).
-    #[serde(default, skip_serializing_if = "RankBase::is_auto")]
-    pub ranks: RankBase,
-}
-
-/// How an engine numbers the ranks in its move text. Xiangqi UCCI and UCI use
-/// `a0`–`i9`; Fairy-Stockfish in plain UCI mode uses `a1`–`i10`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum RankBase {
-    /// Decided by the match runner after the handshake: 1 for a UCI engine that
-    /// advertises `UCI_Variant` (Fairy-Stockfish's plain UCI), otherwise 0.
-    #[default]
-    Auto,
-    /// Ranks 0–9 (`h2e2`).
-    Zero,
-    /// Ranks 1–10 (`h3e3`).
-    One,
-}
-
-impl RankBase {
-    /// True for [`RankBase::Auto`].
-    pub fn is_auto(&self) -> bool {
-        *self == RankBase::Auto
-    }
-
-    /// The base as text: `auto`, `0` or `1`.
-    pub fn name(self) -> &'static str {
-        match self {
-            RankBase::Auto => "auto",
-            RankBase::Zero => "0",
-            RankBase::One => "1",
-        }
-    }
-}
-
-impl FromStr for RankBase {
-    type Err = String;
-
-    /// Parses `0`, `1` or `auto`.
-    fn from_str(s: &str) -> Result<RankBase, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "auto" => Ok(RankBase::Auto),
-            "0" => Ok(RankBase::Zero),
-            "1" => Ok(RankBase::One),
-            other => Err(format!("rank base `{other}` is not 0, 1 or auto")),
-        }
-    }
-}
-
-impl Serialize for RankBase {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            RankBase::Auto => s.serialize_str("auto"),
-            RankBase::Zero => s.serialize_u8(0),
-            RankBase::One => s.serialize_u8(1),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for RankBase {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RankBase, D::Error> {
-        let text = match serde_json::Value::deserialize(d)? {
-            serde_json::Value::String(s) => s,
-            serde_json::Value::Number(n) => n.to_string(),
-            other => other.to_string(),
-        };
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}
-
-fn option_values<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> Result<BTreeMap<String, String>, D::Error> {
-    use serde::de::Error;
-    let raw = BTreeMap::<String, serde_json::Value>::deserialize(d)?;
-    raw.into_iter()
-        .map(|(k, v)| {
-            let text = match v {
-                serde_json::Value::String(s) => s,
-                serde_json::Value::Number(n) => n.to_string(),
-                serde_json::Value::Bool(b) => b.to_string(),
-                other => {
-                    return Err(D::Error::custom(format!(
-                        "option `{k}`: value {other} is not text, a number or a boolean"
-                    )));
-                }
-            };
-            Ok((k, text))
-        })
-        .collect()
-}
-
-/// A start position and forced moves, validated: the FEN describes a legal
-/// position and every move is legal in turn.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Opening {
-    fen: String,
-    moves: Vec<Move>,
-}
-
-/// Why an opening is refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OpeningError {
-    /// The FEN does not describe a legal position.
-    Fen(String),
-    /// A move is not ICCS text.
-    MoveSyntax(String),
-    /// A move is not legal where it is played.
-    IllegalMove(String),
-    /// The moves end the game.
-    GameOver,
-}
-
-impl fmt::Display for OpeningError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OpeningError::Fen(e) => write!(f, "bad FEN: {e}"),
-            OpeningError::MoveSyntax(m) => write!(f, "`{m}` is not a move"),
-            OpeningError::IllegalMove(m) => write!(f, "`{m}` is not legal there"),
-            OpeningError::GameOver => f.write_str("the opening leaves no legal move"),
-        }
-    }
-}
-
-impl std::error::Error for OpeningError {}
-
-impl Opening {
-    /// An opening from `fen` (the start position when `None`) and ICCS `moves`.
-    pub fn new(fen: Option<&str>, moves: &[String]) -> Result<Opening, OpeningError> {
-        let mut pos = match fen {
-            None => Position::startpos(),
-            Some(f) => Position::from_fen(f).map_err(|e| OpeningError::Fen(e.to_string()))?,
-        };
-        let start = pos.to_fen();
-        let mut played = Vec::with_capacity(moves.len());
-        for text in moves {
-            let m: Move = text
-                .parse()
-                .map_err(|_| OpeningError::MoveSyntax(text.clone()))?;
-            if !pos.legal_moves().contains(m) {
-                return Err(OpeningError::IllegalMove(text.clone()));
-            }
-            pos.make_move(m);
-            played.push(m);
-        }
-        if pos.legal_moves().is_empty() {
-            return Err(OpeningError::GameOver);
-        }
-        Ok(Opening {
-            fen: start,
-            moves: played,
-        })
-    }
-
-    /// The start position's FEN.
-    pub fn fen(&self) -> &str {
-        &self.fen
-    }
-
-    /// The forced moves from it.
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
-    }
-}
-
-#[derive(Serialize, Deserialize)]
-struct OpeningText {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    fen: Option<String>,
-    #[serde(default)]
-    moves: Vec<String>,
-}
-
-impl Serialize for Opening {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        OpeningText {
-            fen: Some(self.fen.clone()),
-            moves: self.moves.iter().map(|m| m.to_string()).collect(),
-        }
-        .serialize(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for Opening {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Opening, D::Error> {
-        let t = OpeningText::deserialize(d)?;
-        Opening::new(t.fen.as_deref(), &t.moves).map_err(serde::de::Error::custom)
-    }
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(untagged)]
-enum ClockText {
-    Even(TimeControl),
-    Odds {
-        red: TimeControl,
-        black: TimeControl,
-    },
-}
-
-impl Serialize for ClockSetting {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.has_odds() {
-            ClockText::Odds {
-                red: self.red.clone(),
-                black: self.black.clone(),
-            }
-            .serialize(s)
-        } else {
-            ClockText::Even(self.red.clone()).serialize(s)
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for ClockSetting {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ClockSetting, D::Error> {
-        let value = serde_json::Value::deserialize(d)?;
-        let parsed = match value {
-            serde_json::Value::String(s) => s.parse().map(ClockSetting::even),
-            serde_json::Value::Object(_) => {
-                #[derive(Deserialize)]
-                #[serde(deny_unknown_fields)]
-                struct Odds {
-                    red: String,
-                    black: String,
-                }
-                let o: Odds = serde_json::from_value(value).map_err(serde::de::Error::custom)?;
-                o.red
-                    .parse()
-                    .and_then(|red| o.black.parse().map(|black| ClockSetting::odds(red, black)))
-            }
-            _ => {
-                return Err(serde::de::Error::custom(
-                    "time_control is a string like \"600+5\" or {\"red\": …, \"black\": …}",
-                ));
-            }
-        };
-        parsed.map_err(serde::de::Error::custom)
-    }
-}
 
 /// How round 1 of a Swiss event is paired (附錄二 二.1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -437,7 +169,7 @@ pub struct TournamentConfig {
     pub format: FormatConfig,
     /// The clocks (§6).
     pub time_control: ClockSetting,
-    /// Clock tolerance in milliseconds ([`DEFAULT_TOLERANCE_MS`]).
+    /// Clock tolerance in milliseconds ([`TOLERANCE`] by default).
     #[serde(default = "default_tolerance")]
     pub tolerance_ms: u64,
     /// The rules games are judged by.
@@ -461,7 +193,7 @@ pub struct TournamentConfig {
 }
 
 fn default_tolerance() -> u64 {
-    DEFAULT_TOLERANCE_MS
+    TOLERANCE.as_millis() as u64
 }
 
 /// Why a configuration is refused.
@@ -609,6 +341,7 @@ impl TournamentConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::engine_config::{Protocol, RankBase};
 
     const MINIMAL: &str = r#"{
         "event": "t",
@@ -649,7 +382,7 @@ mod tests {
                 games_per_pairing: 1
             }
         );
-        assert_eq!(c.tolerance(), Duration::from_millis(DEFAULT_TOLERANCE_MS));
+        assert_eq!(c.tolerance(), TOLERANCE);
         assert_eq!(c.engines[1].options["hash"], "16");
         assert_eq!(c.engines[1].options["ponder"], "false");
         assert_eq!(c.engines[0].protocol, Protocol::Auto);

@@ -25,23 +25,23 @@
 //! games already paired are forfeited and he is not paired again (19.3). In a
 //! knockout his games are forfeited.
 
-use super::clock::ClockSetting;
 use super::config::{
-    ConfigError, Elimination, EngineConfig, FirstRound, FormatConfig, SwissTiebreak,
-    TournamentConfig,
+    ConfigError, Elimination, FirstRound, FormatConfig, SwissTiebreak, TournamentConfig,
 };
-use super::game::{Absence, GameId, GameSpec};
 use super::knockout::{
     Bracket, Control, MatchProgress, MatchRule, MatchStatus, MatchView, Placing, Score, Side,
     placings,
 };
-use super::lots::Lots;
 use super::player::PlayerId;
 use super::results::{Board, GameRecord, Header, Record, RoundRecord, VERSION};
 use super::round_robin::RoundRobinTable;
 use super::standings::{Decision, EntryKind, ScoreTable, ScoredGame};
 use super::swiss::{self, PairingError, SwissPlayer};
 use super::tiebreak::{self, Ranked, Tiebreak};
+use crate::game::clock::ClockSetting;
+use crate::game::engine_config::EngineConfig;
+use crate::game::play::{Absence, GameId, GameSpec};
+use crate::lots::Lots;
 use chuhan_engine::core::{Color, PlayerResult};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;

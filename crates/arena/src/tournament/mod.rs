@@ -4,7 +4,7 @@
 //!
 //! | rule | module |
 //! |---|---|
-//! | §6 clocks, §21 flag fall | [`clock`] |
+//! | §6 clocks, §21 flag fall | [`crate::game::clock`] |
 //! | §10.1, §12.1, 附錄一 round-robin table | [`round_robin`] |
 //! | §10.3, §12.3, 附錄二 定位編排 Swiss pairing | [`swiss`] (with [`matching`]) |
 //! | §10.4, §12.4, 附錄三 knockouts | [`knockout`] |
@@ -18,21 +18,28 @@
 //! so far; [`event::Event::next`] says what happens next (pair a round, play games,
 //! finish). A [`runner::Runner`] keeps the event in step with its append-only
 //! [`results`] file, so an interrupted event resumes with no game lost or played
-//! twice, hands games to [`game::GamePlayer`]s and rewrites the [`report`]s
+//! twice, hands games to [`GamePlayer`]s and rewrites the [`report`]s
 //! (terminal text and a self-contained [`html`] page) after every round.
 //!
 //! # The seam to the match runner
 //!
-//! Games are played through [`game::GamePlayer`]: the tournament gives a
-//! [`game::GameSpec`] (both engines' configurations, the clocks of both sides, the
-//! clock tolerance, the rules, the opening) and takes back a
-//! [`game::GameOutcome`]: a played game (result, termination, moves, PGN) or a
-//! forfeit by absence. The match runner implements the trait; one player value per
-//! concurrent slot. Clock fields for `go` commands and the §21 time-forfeit verdict
-//! come from [`clock::Clock`], [`clock::GoFields`] and [`clock::loses_on_time`].
+//! Games are played through [`GamePlayer`], of the arena's shared vocabulary
+//! ([`crate::game`]): the tournament gives a [`GameSpec`] (both engines'
+//! configurations, the clocks of both sides, the clock tolerance, the rules, the
+//! opening) and takes back a [`GameOutcome`]: a played game (result, termination,
+//! moves, PGN) or a forfeit by absence. The match runner implements the trait; one
+//! player value per concurrent slot. Clock fields for `go` commands and the §21 time-forfeit verdict
+//! come from [`Clock`], [`GoFields`] and [`loses_on_time`].
+//!
+//! [`GamePlayer`]: crate::game::play::GamePlayer
+//! [`GameSpec`]: crate::game::play::GameSpec
+//! [`GameOutcome`]: crate::game::play::GameOutcome
+//! [`Clock`]: crate::game::clock::Clock
+//! [`GoFields`]: crate::game::clock::GoFields
+//! [`loses_on_time`]: crate::game::clock::loses_on_time
 //!
 //! ```
-//! use chuhan_arena::tournament::clock::{Clock, ClockSetting};
+//! use chuhan_arena::game::clock::{Clock, ClockSetting};
 //! use chuhan_arena::tournament::round_robin::RoundRobinTable;
 //! use chuhan_engine::core::Color;
 //! use std::time::Duration;
@@ -44,13 +51,10 @@
 //! assert_eq!(clock.go_fields(Color::Red).uci(), "wtime 5400000 btime 5400000 movestogo 40");
 //! ```
 
-pub mod clock;
 pub mod config;
 pub mod event;
-pub mod game;
 pub mod html;
 pub mod knockout;
-pub mod lots;
 pub mod matching;
 pub mod params;
 pub mod player;

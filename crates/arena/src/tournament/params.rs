@@ -11,8 +11,3 @@
 /// rounds fell from 155 (no pair-breaking) to 82 (1 000 steps), 74 (5 000) and 69
 /// (20 000); 5 000 steps pair round 7 of a 64-player field in about 6 ms.
 pub const SWISS_SEARCH_BUDGET: u64 = 5_000;
-
-/// Default clock tolerance in milliseconds: pipe and scheduling latency forgiven
-/// before a flag falls (engines answer over pipes; 21.5 leaves clock faults to the
-/// arbiter). Override per event with `"tolerance_ms"`.
-pub const DEFAULT_TOLERANCE_MS: u64 = 100;

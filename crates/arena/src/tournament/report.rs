@@ -84,9 +84,9 @@ fn result_text(g: &GameRecord) -> (String, String) {
         ),
         Decision::Forfeit(a) => {
             let text = match a {
-                super::game::Absence::Red => "−/+",
-                super::game::Absence::Black => "+/−",
-                super::game::Absence::Both => "−/−",
+                crate::game::play::Absence::Red => "−/+",
+                crate::game::play::Absence::Black => "+/−",
+                crate::game::play::Absence::Both => "−/−",
             };
             (text.into(), "forfeit (absent)".into())
         }

@@ -14,9 +14,9 @@
 //! cut off; every complete line must parse, or the file is refused rather than
 //! guessed at.
 
-use super::game::{GameId, Termination};
 use super::player::PlayerId;
 use super::standings::Decision;
+use crate::game::play::{GameId, Termination};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::fs::{File, OpenOptions};

@@ -8,13 +8,13 @@
 
 use super::config::TournamentConfig;
 use super::event::{Event, EventError, Next, Scheduled};
-use super::game::{GameId, GameOutcome, GamePlayer, PlayError};
 use super::html;
 use super::report::Report;
 use super::results::{
     GameRecord, Record, ResultsError, ResultsFile, RoundRecord, write_atomically,
 };
 use super::standings::Decision;
+use crate::game::play::{GameId, GameOutcome, GamePlayer, PlayError};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
@@ -184,7 +184,7 @@ impl Runner {
             return Err(RunError::Play(PlayError::Failed("no game player".into())));
         }
         let slots = players.len();
-        let (jobs, job_queue) = crossbeam_channel::unbounded::<super::game::GameSpec>();
+        let (jobs, job_queue) = crossbeam_channel::unbounded::<crate::game::play::GameSpec>();
         let (done_tx, done) =
             crossbeam_channel::unbounded::<(GameId, Result<GameOutcome, PlayError>)>();
         std::thread::scope(|scope| {
@@ -210,7 +210,7 @@ impl Runner {
     fn drive(
         &mut self,
         slots: usize,
-        jobs: &crossbeam_channel::Sender<super::game::GameSpec>,
+        jobs: &crossbeam_channel::Sender<crate::game::play::GameSpec>,
         done: &crossbeam_channel::Receiver<(GameId, Result<GameOutcome, PlayError>)>,
         progress: &mut impl FnMut(Progress<'_>),
     ) -> Result<(), RunError> {

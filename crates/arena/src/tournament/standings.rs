@@ -1,9 +1,9 @@
 //! The score table (成績表): every player's games from his own side, with points
 //! on the event's scale (§13), forfeits shown `+`/`−` (20.3) and byes.
 
-use super::game::{Absence, GameId};
 use super::player::PlayerId;
 use super::scoring::Scoring;
+use crate::game::play::{Absence, GameId};
 use chuhan_engine::core::Color;
 use chuhan_engine::core::{GameResult, PlayerResult};
 use serde::{Deserialize, Serialize};

@@ -1140,7 +1140,7 @@ mod tests {
         // results independent of colour the imbalance and runs stay within three.
         let mut worst = (0, 0);
         for seed in 0..40 {
-            let lots = crate::tournament::lots::Lots::new(seed);
+            let lots = crate::lots::Lots::new(seed);
             let n = 6 + (lots.value("n", 0) % 20) as u32;
             let (_, balance, run) = simulate(n, safe_rounds(n), |k| (lots.value("r", k) % 3) as u8)
                 .map_err(|e| e.to_string())

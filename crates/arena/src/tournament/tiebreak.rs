@@ -363,7 +363,7 @@ pub fn value(table: &ScoreTable, criterion: Tiebreak, p: PlayerId, group: &[Play
 /// criterion share their rank.
 ///
 /// ```
-/// use chuhan_arena::tournament::game::GameId;
+/// use chuhan_arena::game::play::GameId;
 /// use chuhan_arena::tournament::player::PlayerId;
 /// use chuhan_arena::tournament::scoring::Scoring;
 /// use chuhan_engine::core::GameResult;
@@ -443,7 +443,7 @@ pub fn rank(table: &ScoreTable, players: &[PlayerId], criteria: &[Tiebreak]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::game::{Absence, GameId};
+    use crate::game::play::{Absence, GameId};
     use crate::tournament::scoring::Scoring;
     use crate::tournament::standings::{Decision, ScoredGame};
     use chuhan_engine::core::GameResult;

@@ -6,7 +6,8 @@
 //! engine, PGN) implements [`GamePlayer`]; the tests use deterministic fakes.
 
 use super::clock::ClockSetting;
-use super::config::{EngineConfig, Opening};
+use super::engine_config::EngineConfig;
+use super::opening::Opening;
 use chuhan_engine::core::{Color, GameResult, Move};
 use chuhan_engine::rules::RuleSet;
 use serde::{Deserialize, Serialize};
@@ -17,7 +18,7 @@ use std::time::Duration;
 /// within that pairing, all counted from 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct GameId {
-    /// Round (knockout: bracket round, see [`super::knockout`]).
+    /// Round (knockout: bracket round, see [`crate::tournament::knockout`]).
     pub round: u32,
     /// Board within the round.
     pub board: u32,

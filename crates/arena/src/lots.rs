@@ -43,7 +43,7 @@ impl Lots {
     /// Shuffles `items` (Fisher–Yates) with the draw named `label`.
     ///
     /// ```
-    /// use chuhan_arena::tournament::lots::Lots;
+    /// use chuhan_arena::lots::Lots;
     /// let mut a = [1, 2, 3, 4, 5];
     /// let mut b = a;
     /// Lots::new(7).shuffle("numbers", &mut a);

@@ -1,5 +1,5 @@
-//! Clocks of §6: the time-control model, a two-sided game clock that charges
-//! thinking time, and the `go` clock fields of UCCI and UCI.
+//! Clocks of §6: the time-control model (JSON and command-line text), a two-sided
+//! game clock that charges thinking time, and the `go` clock fields of UCCI and UCI.
 //!
 //! A [`TimeControl`] is a list of [`Stage`]s. Each stage gives time, an optional
 //! number of moves to be made in it and an optional increment per move:
@@ -22,6 +22,7 @@
 //! stalemated the opponent (21.6, [`loses_on_time`]).
 
 use chuhan_engine::core::{Color, Terminal};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -44,7 +45,7 @@ pub struct Stage {
 /// move count.
 ///
 /// ```
-/// use chuhan_arena::tournament::clock::TimeControl;
+/// use chuhan_arena::game::clock::TimeControl;
 /// use std::time::Duration;
 /// let tc: TimeControl = "30/3600:10/600".parse().unwrap();
 /// assert_eq!(tc.stages().len(), 2);
@@ -314,6 +315,57 @@ impl fmt::Display for ClockSetting {
     }
 }
 
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum ClockText {
+    Even(TimeControl),
+    Odds {
+        red: TimeControl,
+        black: TimeControl,
+    },
+}
+
+impl Serialize for ClockSetting {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.has_odds() {
+            ClockText::Odds {
+                red: self.red.clone(),
+                black: self.black.clone(),
+            }
+            .serialize(s)
+        } else {
+            ClockText::Even(self.red.clone()).serialize(s)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ClockSetting {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ClockSetting, D::Error> {
+        let value = serde_json::Value::deserialize(d)?;
+        let parsed = match value {
+            serde_json::Value::String(s) => s.parse().map(ClockSetting::even),
+            serde_json::Value::Object(_) => {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields)]
+                struct Odds {
+                    red: String,
+                    black: String,
+                }
+                let o: Odds = serde_json::from_value(value).map_err(serde::de::Error::custom)?;
+                o.red
+                    .parse()
+                    .and_then(|red| o.black.parse().map(|black| ClockSetting::odds(red, black)))
+            }
+            _ => {
+                return Err(serde::de::Error::custom(
+                    "time_control is a string like \"600+5\" or {\"red\": …, \"black\": …}",
+                ));
+            }
+        };
+        parsed.map_err(serde::de::Error::custom)
+    }
+}
+
 /// How one charged move relates to the clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveTiming {
@@ -388,7 +440,7 @@ pub struct SideTime {
 ///
 /// ```
 /// use chuhan_engine::core::Color;
-/// use chuhan_arena::tournament::clock::{Clock, ClockSetting, MoveTiming, TimeControl};
+/// use chuhan_arena::game::clock::{Clock, ClockSetting, MoveTiming, TimeControl};
 /// use std::time::Duration;
 /// let tc: TimeControl = "2/10:1/5".parse().unwrap();
 /// let mut clock = Clock::new(&ClockSetting::even(tc), Duration::ZERO);
@@ -508,7 +560,7 @@ impl GoFields {
     ///
     /// ```
     /// use chuhan_engine::core::Color;
-    /// use chuhan_arena::tournament::clock::{Clock, ClockSetting, UcciUnit};
+    /// use chuhan_arena::game::clock::{Clock, ClockSetting, UcciUnit};
     /// use std::time::Duration;
     /// let clock = Clock::new(&ClockSetting::even("60+1".parse().unwrap()), Duration::ZERO);
     /// let go = clock.go_fields(Color::Black);
