@@ -19,6 +19,23 @@ pub enum Dialect {
     Uci,
 }
 
+/// UCI's text for a search value: `cp N`, or `mate N` in moves (negative: the
+/// side to move is mated).
+///
+/// ```
+/// use chuhan_engine::protocol::dialect::uci_score;
+/// use chuhan_engine::search::score::{mate_in, mated_in};
+/// assert_eq!(uci_score(35), "cp 35");
+/// assert_eq!(uci_score(mate_in(3)), "mate 2");
+/// assert_eq!(uci_score(mated_in(2)), "mate -1");
+/// ```
+pub fn uci_score(v: Value) -> String {
+    match Score::from_value(v) {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(m) => format!("mate {m}"),
+    }
+}
+
 /// UCCI's bare integer for a search value.
 ///
 /// ```
@@ -50,7 +67,7 @@ impl Dialect {
         let mut s = format!("info depth {} seldepth {}", i.depth, i.seldepth);
         match self {
             Dialect::Uci => {
-                let _ = write!(s, " multipv {} score {}", i.multipv, i.score);
+                let _ = write!(s, " multipv {} score {}", i.multipv, uci_score(i.value));
                 match i.bound {
                     Some(Bound::Lower) => s.push_str(" lowerbound"),
                     Some(Bound::Upper) => s.push_str(" upperbound"),

@@ -7,25 +7,26 @@
 pub mod command;
 pub mod dialect;
 pub mod options;
+pub mod translate;
 
-use crate::book::{BookSet, Randomness, builtin::BUILTIN_NAME, locate::engine_dir};
+use crate::book::{BookSet, builtin::BUILTIN_NAME, locate::engine_dir};
 use crate::core::{Position, perft};
 use crate::eval;
 use crate::notation::diagram;
 use crate::rules::{self, RuleSet};
-use crate::search::engine::{Engine, EngineOption, Level, Style};
+use crate::search::engine::Engine;
 use crate::search::event::Event;
 use crate::search::repetition::RepetitionRules;
 use crate::search::{bench, tt::Bound};
 use command::{Command, ParseContext};
 use crossbeam_channel::Receiver;
 use dialect::Dialect;
-use options::{OptionId, Value};
 use parking_lot::Mutex;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
+use translate::Setting;
 
 /// Engine name for `id name`.
 pub const ENGINE_NAME: &str = concat!("Chuhan ", env!("CARGO_PKG_VERSION"));
@@ -72,7 +73,6 @@ pub struct Session {
     /// False until the books named by `bookfiles` are loaded (the default ones at
     /// the first `go`, others when the option is set).
     books_loaded: bool,
-    multipv: usize,
     printer: Option<JoinHandle<()>>,
     /// Set by the printer just before it writes the final `bestmove`: from then on
     /// the search counts as over, even if its threads are still winding down.
@@ -92,7 +92,6 @@ impl Session {
             debug: false,
             bookfiles: BUILTIN_NAME.to_string(),
             books_loaded: false,
-            multipv: 1,
             printer: None,
             answered: Arc::new(AtomicBool::new(false)),
             unbounded_search: false,
@@ -266,7 +265,7 @@ impl Session {
     /// Rules on the game of the current position: the report as message lines,
     /// then `judgeok` and the ruling as one line of JSON.
     fn judge(&self, set: Option<RuleSet>) {
-        let set = set.unwrap_or(match self.engine.rules() {
+        let set = set.unwrap_or(match self.engine.settings().rules {
             RepetitionRules::Judged(r) => r,
             RepetitionRules::AllDraws => RuleSet::default(),
         });
@@ -304,97 +303,30 @@ impl Session {
             self.note(&format!("unknown option '{name}' ignored"));
             return;
         };
-        let v = match options::validate(spec, value) {
-            Ok(v) => v,
+        let setting = match options::validate(spec, value) {
+            Ok(v) => translate::setting(spec.id, &v),
             Err(e) => {
                 self.error(&e);
                 return;
             }
         };
-        let level = |v: &Value| match v {
-            Value::Text(t) => t.parse::<Level>().ok(),
-            _ => None,
-        };
-        let result = match (spec.id, &v) {
-            (OptionId::UseMillisec, Value::Bool(b)) => {
-                self.usemillisec = *b;
-                Ok(())
-            }
-            (OptionId::Batch, Value::Bool(b)) => {
-                self.batch = *b;
-                Ok(())
-            }
-            (OptionId::Debug, Value::Bool(b)) => {
-                self.debug = *b;
-                Ok(())
-            }
-            (OptionId::BookFiles, Value::Text(t)) => {
-                self.bookfiles = t.clone();
+        match setting {
+            Some(Setting::UseMillisec(b)) => self.usemillisec = b,
+            Some(Setting::Batch(b)) => self.batch = b,
+            Some(Setting::Debug(b)) => self.debug = b,
+            Some(Setting::NewGame) => self.new_game(),
+            Some(Setting::BookFiles(list)) => {
+                self.bookfiles = list;
                 self.load_books();
-                Ok(())
             }
-            (OptionId::NewGame, _) => {
-                self.new_game();
-                return;
-            }
-            (OptionId::Ponder, Value::Bool(b)) => self.engine.set_option(EngineOption::Ponder(*b)),
-            (OptionId::UseBook, Value::Bool(b)) => {
-                self.engine.set_option(EngineOption::UseBook(*b))
-            }
-            (OptionId::Resign, Value::Bool(b)) => self.engine.set_option(EngineOption::Resign(*b)),
-            (OptionId::Hash, Value::Int(n)) => {
-                self.engine.set_option(EngineOption::Hash(*n as usize))
-            }
-            (OptionId::Threads, Value::Int(n)) => {
-                self.engine.set_option(EngineOption::Threads(*n as usize))
-            }
-            (OptionId::MultiPv, Value::Int(n)) => {
-                self.multipv = *n as usize;
-                self.engine.set_option(EngineOption::MultiPv(*n as usize))
-            }
-            (OptionId::MoveOverhead, Value::Int(n)) => self
-                .engine
-                .set_option(EngineOption::MoveOverhead(*n as u64)),
-            (OptionId::ClearHash, _) => self.engine.set_option(EngineOption::ClearHash),
-            (OptionId::Idle, v) => match level(v) {
-                Some(l) => self.engine.set_option(EngineOption::Idle(l)),
-                None => Ok(()),
-            },
-            (OptionId::Pruning, v) => match level(v) {
-                Some(l) => self.engine.set_option(EngineOption::Pruning(l)),
-                None => Ok(()),
-            },
-            (OptionId::Knowledge, v) => match level(v) {
-                Some(l) => self.engine.set_option(EngineOption::Knowledge(l)),
-                None => Ok(()),
-            },
-            (OptionId::Randomness, Value::Text(t)) => match t.parse::<Randomness>() {
-                Ok(r) => self.engine.set_option(EngineOption::Randomness(r)),
-                Err(e) => {
-                    self.error(&e.to_string());
-                    return;
+            Some(Setting::Engine(opts)) => {
+                for o in opts {
+                    if let Err(e) = self.engine.set_option(o) {
+                        self.error(&e.to_string());
+                    }
                 }
-            },
-            (OptionId::Style, Value::Text(t)) => match t.parse::<Style>() {
-                Ok(s) => self.engine.set_option(EngineOption::Style(s)),
-                Err(e) => Err(e),
-            },
-            (OptionId::Rules, Value::Text(t)) => match t.parse::<RuleSet>() {
-                Ok(r) => self
-                    .engine
-                    .set_option(EngineOption::Rules(RepetitionRules::Judged(r))),
-                Err(e) => {
-                    self.error(&e.to_string());
-                    return;
-                }
-            },
-            _ => {
-                self.error(&format!("bad value for {}", spec.ucci));
-                return;
             }
-        };
-        if let Err(e) = result {
-            self.error(&e.to_string());
+            None => self.error(&format!("bad value for {}", spec.ucci)),
         }
     }
 
@@ -423,7 +355,7 @@ impl Session {
                 self.answered = Arc::clone(&answered);
                 let out = self.out.clone();
                 let dialect = self.dialect;
-                let multipv_on = self.multipv > 1;
+                let multipv_on = self.engine.settings().multipv > 1;
                 self.printer = Some(std::thread::spawn(move || {
                     print_events(&rx, &out, dialect, multipv_on, &answered)
                 }));

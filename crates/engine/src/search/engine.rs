@@ -4,21 +4,19 @@
 
 use crate::book::{BookMove, Randomness};
 use crate::core::{Move, Position, SplitMix64};
-use crate::eval::{EvalConfig, Knowledge};
+use crate::eval::Knowledge;
 use crate::search::event::{BestMove, Event, Info, Offer};
 use crate::search::history::History;
 use crate::search::limits::Limits;
-use crate::search::params::{
-    CONTEMPT, DRAW_ACCEPT_SCORE, MOVE_OVERHEAD_MS, RESIGN_MIN_DEPTH, RESIGN_SCORE,
-};
+use crate::search::params::{DRAW_ACCEPT_SCORE, RESIGN_MIN_DEPTH, RESIGN_SCORE};
 use crate::search::repetition::{self, RepetitionRules};
 use crate::search::score::{Score, Value, mated_in};
+use crate::search::settings::{MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, Pruning, Settings};
 use crate::search::time::TimeManager;
 use crate::search::tt::{self, TranspositionTable, TtEntry};
-use crate::search::worker::{Counter, Pruning, RootMove, Settings, Shared, Worker};
+use crate::search::worker::{Counter, RootMove, Shared, Worker};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -34,56 +32,7 @@ pub const MAX_THREADS: usize = 256;
 /// Default hash size in MB.
 pub const DEFAULT_HASH_MB: usize = 64;
 
-/// A four-step setting of the UCCI combo options `pruning`, `knowledge` and `idle`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    /// `none`.
-    None,
-    /// `small` (also ElephantEye's `tiny`).
-    Small,
-    /// `medium`.
-    Medium,
-    /// `large` (also ElephantEye's `huge`).
-    Large,
-}
-
-impl FromStr for Level {
-    type Err = EngineError;
-    fn from_str(s: &str) -> Result<Level, EngineError> {
-        match s.to_ascii_lowercase().as_str() {
-            "none" | "off" => Ok(Level::None),
-            "small" | "tiny" => Ok(Level::Small),
-            "medium" => Ok(Level::Medium),
-            "large" | "huge" => Ok(Level::Large),
-            _ => Err(EngineError::BadValue(s.chars().take(32).collect())),
-        }
-    }
-}
-
-/// Playing style (the UCCI `style` option): how much the engine likes draws.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Style {
-    /// Draws are welcome (positive draw value).
-    Solid,
-    /// Draws are worth 0.
-    Normal,
-    /// Draws are avoided (negative draw value).
-    Risky,
-}
-
-impl FromStr for Style {
-    type Err = EngineError;
-    fn from_str(s: &str) -> Result<Style, EngineError> {
-        match s.to_ascii_lowercase().as_str() {
-            "solid" => Ok(Style::Solid),
-            "normal" => Ok(Style::Normal),
-            "risky" => Ok(Style::Risky),
-            _ => Err(EngineError::BadValue(s.chars().take(32).collect())),
-        }
-    }
-}
-
-/// A setting of the engine.
+/// A setting of the engine, typed (the protocol translates option text into these).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EngineOption {
     /// Transposition table size in MB (0 = default); only while idle.
@@ -92,26 +41,27 @@ pub enum EngineOption {
     ClearHash,
     /// Search threads (0 = one per core); only while idle.
     Threads(usize),
-    /// Number of principal variations.
+    /// Number of principal variations (clamped to 1 ..= [`MAX_MULTIPV`]).
     MultiPv(usize),
-    /// Milliseconds kept in reserve per move for communication.
+    /// Milliseconds kept in reserve per move for communication (at most
+    /// [`MAX_MOVE_OVERHEAD_MS`]).
     MoveOverhead(u64),
     /// The GUI may ponder: plan a little more time per move.
     Ponder(bool),
     /// Consult the opening book.
     UseBook(bool),
-    /// Pruning level.
-    Pruning(Level),
-    /// Evaluation knowledge level.
-    Knowledge(Level),
-    /// Randomness of play: how book moves are chosen, and evaluation noise (none for
-    /// `none`, a little for `tiny` and `small`, more for `medium`, most for `large`
-    /// and `huge`).
-    Randomness(Randomness),
-    /// Playing style.
-    Style(Style),
-    /// Share of CPU time left idle.
-    Idle(Level),
+    /// How book moves are chosen among several.
+    BookRandomness(Randomness),
+    /// How much the search prunes.
+    Pruning(Pruning),
+    /// Which evaluation terms count.
+    Knowledge(Knowledge),
+    /// Amplitude of the noise added to every evaluation (0: none).
+    EvalNoise(i32),
+    /// Draw value for the side that starts a search (positive: draws welcome).
+    DrawValue(Value),
+    /// Share of time (percent) each thread sleeps.
+    IdlePercent(u32),
     /// Resign hopeless positions.
     Resign(bool),
     /// How repeated positions are scored: the 棋例 of a rule set (default CXA
@@ -172,17 +122,8 @@ pub trait OpeningBook: Send {
 struct Options {
     threads: usize,
     hash_mb: usize,
-    multipv: usize,
-    move_overhead: u64,
-    ponder: bool,
     use_book: bool,
-    pruning: Level,
-    knowledge: Level,
-    randomness: Randomness,
-    style: Style,
-    idle: Level,
-    resign: bool,
-    rules: RepetitionRules,
+    book_randomness: Randomness,
 }
 
 struct Job {
@@ -197,6 +138,7 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     histories: Vec<History>,
     options: Options,
+    settings: Settings,
     seed: u64,
     book: Option<Box<dyn OpeningBook>>,
     /// The random sequence behind book choices: seeded from the clock, so that
@@ -223,18 +165,10 @@ impl Engine {
             options: Options {
                 threads: 1,
                 hash_mb: DEFAULT_HASH_MB,
-                multipv: 1,
-                move_overhead: MOVE_OVERHEAD_MS,
-                ponder: false,
                 use_book: true,
-                pruning: Level::Large,
-                knowledge: Level::Large,
-                randomness: Randomness::None,
-                style: Style::Normal,
-                idle: Level::None,
-                resign: false,
-                rules: RepetitionRules::default(),
+                book_randomness: Randomness::None,
             },
+            settings: Settings::default(),
             seed: 0x2545_F491_4F6C_DD1D,
             book: None,
             book_draws: SplitMix64::new(
@@ -304,7 +238,7 @@ impl Engine {
 
     /// Changes a setting. Hash, Threads and ClearHash need an idle engine.
     pub fn set_option(&mut self, opt: EngineOption) -> Result<(), EngineError> {
-        let o = &mut self.options;
+        let s = &mut self.settings;
         match opt {
             EngineOption::Hash(mb) => {
                 let mb = if mb == 0 { DEFAULT_HASH_MB } else { mb };
@@ -348,17 +282,18 @@ impl Engine {
                 self.options.threads = n;
                 self.histories.resize_with(n, History::new);
             }
-            EngineOption::MultiPv(n) => o.multipv = n.clamp(1, 500),
-            EngineOption::MoveOverhead(ms) => o.move_overhead = ms.min(60_000),
-            EngineOption::Ponder(b) => o.ponder = b,
-            EngineOption::UseBook(b) => o.use_book = b,
-            EngineOption::Pruning(l) => o.pruning = l,
-            EngineOption::Knowledge(l) => o.knowledge = l,
-            EngineOption::Randomness(l) => o.randomness = l,
-            EngineOption::Style(s) => o.style = s,
-            EngineOption::Idle(l) => o.idle = l,
-            EngineOption::Resign(b) => o.resign = b,
-            EngineOption::Rules(r) => o.rules = r,
+            EngineOption::MultiPv(n) => s.multipv = n.clamp(1, MAX_MULTIPV),
+            EngineOption::MoveOverhead(ms) => s.move_overhead_ms = ms.min(MAX_MOVE_OVERHEAD_MS),
+            EngineOption::Ponder(b) => s.ponder = b,
+            EngineOption::Pruning(p) => s.pruning = p,
+            EngineOption::Knowledge(k) => s.knowledge = k,
+            EngineOption::EvalNoise(n) => s.eval_noise = n,
+            EngineOption::DrawValue(v) => s.draw_value = v,
+            EngineOption::IdlePercent(p) => s.idle_percent = p,
+            EngineOption::Resign(b) => s.resign = b,
+            EngineOption::Rules(r) => s.rules = r,
+            EngineOption::UseBook(b) => self.options.use_book = b,
+            EngineOption::BookRandomness(r) => self.options.book_randomness = r,
         }
         Ok(())
     }
@@ -391,48 +326,9 @@ impl Engine {
             .probe(tt::table_key(pos, f.maybe_repeated(pos.key())))
     }
 
-    fn settings(&self) -> Settings {
-        let o = &self.options;
-        Settings {
-            multipv: o.multipv,
-            pruning: match o.pruning {
-                Level::None => Pruning::None,
-                Level::Small => Pruning::NoNullMove,
-                _ => Pruning::Full,
-            },
-            eval: EvalConfig {
-                knowledge: match o.knowledge {
-                    Level::None => Knowledge::Material,
-                    Level::Small => Knowledge::Basic,
-                    _ => Knowledge::Full,
-                },
-                noise: match o.randomness {
-                    Randomness::None => 0,
-                    Randomness::Tiny | Randomness::Small => 8,
-                    Randomness::Medium => 20,
-                    Randomness::Large | Randomness::Huge => 50,
-                },
-                seed: self.seed,
-            },
-            draw_value: match o.style {
-                Style::Solid => CONTEMPT,
-                Style::Normal => 0,
-                Style::Risky => -CONTEMPT,
-            },
-            idle_percent: match o.idle {
-                Level::None => 0,
-                Level::Small => 25,
-                Level::Medium => 50,
-                Level::Large => 75,
-            },
-            resign: o.resign,
-            rules: o.rules,
-        }
-    }
-
-    /// The repetition rules in force.
-    pub fn rules(&self) -> RepetitionRules {
-        self.options.rules
+    /// The search settings in force (changed by [`Engine::set_option`]).
+    pub fn settings(&self) -> &Settings {
+        &self.settings
     }
 
     /// The root moves of a search with `limits`: legal, not banned, among
@@ -448,7 +344,7 @@ impl Engine {
             .filter(|m| !self.banned.contains(m))
             .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
             .collect();
-        let forbidden = repetition::forbidden_moves(&self.position, self.options.rules);
+        let forbidden = repetition::forbidden_moves(&self.position, self.settings.rules);
         if forbidden.is_empty() {
             return allowed;
         }
@@ -502,7 +398,7 @@ impl Engine {
             && let Some(b) = book.pick(
                 &self.position,
                 &self.banned,
-                self.options.randomness,
+                self.options.book_randomness,
                 self.book_draws.next_u64(),
             )
             && moves.contains(&b.mv)
@@ -529,9 +425,14 @@ impl Engine {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(limits.ponder),
             draw_offered: AtomicBool::new(limits.draw_offered),
-            time: TimeManager::new(&limits, self.options.move_overhead, self.options.ponder),
+            time: TimeManager::new(
+                &limits,
+                self.settings.move_overhead_ms,
+                self.settings.ponder,
+            ),
             limits,
-            settings: self.settings(),
+            settings: self.settings,
+            eval: self.settings.eval_config(self.seed),
             nodes: (0..threads).map(|_| Counter::default()).collect(),
         });
         let histories = std::mem::take(&mut self.histories);

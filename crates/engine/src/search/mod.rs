@@ -20,11 +20,13 @@ pub mod picker;
 pub mod repetition;
 pub mod score;
 pub mod see;
+pub mod settings;
 pub mod time;
 pub mod tt;
 pub mod worker;
 
-pub use engine::{Engine, EngineError, EngineOption, Level, OpeningBook, Style};
+pub use engine::{Engine, EngineError, EngineOption, OpeningBook};
 pub use event::{BestMove, Event, Info, Offer};
 pub use limits::{Clock, Limits};
 pub use score::{Score, Value};
+pub use settings::{Pruning, Settings};

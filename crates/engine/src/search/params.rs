@@ -181,7 +181,7 @@ pub const SMP_SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 
 /// Phases of [`SMP_SKIP_SIZE`].
 pub const SMP_SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
-/// Idle (the UCCI `idle` option): the largest share (percent) of time a thread
+/// Idle ([`super::Settings::idle_percent`]): the largest share (percent) of time a thread
 /// sleeps, whatever is asked (ours: the search must still move).
 pub const IDLE_MAX_PERCENT: u32 = 90;
 /// Idle: the longest single sleep, in microseconds (ours: keeps `stop` and the

@@ -2,8 +2,6 @@
 //! translation to and from the transposition table, and [`Score`], the form reported
 //! to the outside (centipawns or moves to mate).
 
-use std::fmt;
-
 /// A search value from the side to move's point of view.
 pub type Value = i32;
 
@@ -109,7 +107,7 @@ pub const fn from_tt(v: Value, ply: usize) -> Value {
     }
 }
 
-/// A score as reported to a GUI.
+/// A score in the form a GUI is told it (the protocol writes it as text).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
     /// An evaluation in centipawn-like units (a pawn on its own side is about 100,
@@ -148,16 +146,6 @@ impl Score {
             Some(-(MATE + value))
         } else {
             None
-        }
-    }
-}
-
-impl fmt::Display for Score {
-    /// UCI form: `cp 35` or `mate -2`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Score::Cp(v) => write!(f, "cp {v}"),
-            Score::Mate(m) => write!(f, "mate {m}"),
         }
     }
 }

@@ -9,60 +9,16 @@ use crate::search::history::{self, CorrectionKeys, History, PieceTo};
 use crate::search::limits::Limits;
 use crate::search::params::*;
 use crate::search::picker::{MovePicker, OrderContext};
-use crate::search::repetition::{self, Referee, RepetitionFilter, RepetitionRules, Verdict};
+use crate::search::repetition::{self, Referee, RepetitionFilter, Verdict};
 use crate::search::score::*;
 use crate::search::see;
+use crate::search::settings::{Pruning, Settings};
 use crate::search::time::TimeManager;
 use crate::search::tt::{self, Bound, TranspositionTable};
 use crossbeam_channel::Sender;
 use std::sync::LazyLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-
-/// How much the search prunes (the UCCI `pruning` option).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pruning {
-    /// Plain PVS with quiescence: no null move, reductions or futility (for
-    /// compositions).
-    None,
-    /// Reductions and late-move pruning, but no null move.
-    NoNullMove,
-    /// Everything.
-    Full,
-}
-
-/// Search settings fixed for one `go`.
-#[derive(Clone, Copy, Debug)]
-pub struct Settings {
-    /// Number of principal variations to report.
-    pub multipv: usize,
-    /// Pruning level.
-    pub pruning: Pruning,
-    /// Evaluation settings.
-    pub eval: EvalConfig,
-    /// Draw value for the side that started the search (negative: avoid draws).
-    pub draw_value: Value,
-    /// Share of time (percent) each thread sleeps (the UCCI `idle` option).
-    pub idle_percent: u32,
-    /// Resign hopeless positions (UCCI only).
-    pub resign: bool,
-    /// How repeated positions are scored.
-    pub rules: RepetitionRules,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            multipv: 1,
-            pruning: Pruning::Full,
-            eval: EvalConfig::default(),
-            draw_value: DRAW,
-            idle_percent: 0,
-            resign: false,
-            rules: RepetitionRules::default(),
-        }
-    }
-}
 
 /// A node counter on its own cache line.
 #[repr(align(64))]
@@ -85,6 +41,8 @@ pub struct Shared {
     pub limits: Limits,
     /// Settings of this search.
     pub settings: Settings,
+    /// The evaluation's configuration (from the settings and the game's seed).
+    pub eval: EvalConfig,
     /// Nodes per thread, published every few thousand nodes.
     pub nodes: Vec<Counter>,
 }
@@ -296,7 +254,7 @@ impl<'a> Worker<'a> {
     }
 
     fn evaluate(&self) -> Value {
-        eval::evaluate(&self.pos, &self.sh.settings.eval).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        eval::evaluate(&self.pos, &self.sh.eval).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// The static evaluation `raw` with this thread's correction history applied.

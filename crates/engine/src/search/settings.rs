@@ -1,0 +1,84 @@
+//! [`Settings`]: what the search can be asked to do differently, as typed values
+//! (how much it prunes, what the evaluation knows, how it values draws, how many
+//! lines it reports, ...). The protocol translates its options' words and numbers
+//! into these ([`crate::protocol::translate`]); the search knows no option names.
+//! A change applies from the next search.
+
+use crate::eval::{EvalConfig, Knowledge};
+use crate::search::params::MOVE_OVERHEAD_MS;
+use crate::search::repetition::RepetitionRules;
+use crate::search::score::{DRAW, Value};
+
+/// Largest number of principal variations a search reports.
+pub const MAX_MULTIPV: usize = 500;
+/// Largest move overhead in milliseconds.
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 60_000;
+
+/// How much the search prunes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pruning {
+    /// Plain PVS with quiescence: no null move, reductions or futility (for
+    /// compositions).
+    None,
+    /// Reductions and late-move pruning, but no null move.
+    NoNullMove,
+    /// Everything.
+    Full,
+}
+
+/// The search's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Number of principal variations to report (1 to [`MAX_MULTIPV`]).
+    pub multipv: usize,
+    /// Pruning level.
+    pub pruning: Pruning,
+    /// Which evaluation terms count.
+    pub knowledge: Knowledge,
+    /// Amplitude of the pseudo-random noise added to every evaluation (0: none).
+    pub eval_noise: i32,
+    /// Draw value for the side that started the search (negative: avoid draws).
+    pub draw_value: Value,
+    /// Share of time (percent) each thread sleeps.
+    pub idle_percent: u32,
+    /// Resign hopeless positions (in the best move's offer).
+    pub resign: bool,
+    /// How repeated positions are scored.
+    pub rules: RepetitionRules,
+    /// Milliseconds kept in reserve per move for communication (at most
+    /// [`MAX_MOVE_OVERHEAD_MS`]).
+    pub move_overhead_ms: u64,
+    /// The opponent's thinking time is ours too (the GUI lets us ponder): plan a
+    /// little more time per move.
+    pub ponder: bool,
+}
+
+impl Default for Settings {
+    /// Full strength: one line, every pruning and evaluation term, no noise, draws
+    /// worth 0, no idling or resigning, the CXA 2011 repetition rules.
+    fn default() -> Settings {
+        Settings {
+            multipv: 1,
+            pruning: Pruning::Full,
+            knowledge: Knowledge::Full,
+            eval_noise: 0,
+            draw_value: DRAW,
+            idle_percent: 0,
+            resign: false,
+            rules: RepetitionRules::default(),
+            move_overhead_ms: MOVE_OVERHEAD_MS,
+            ponder: false,
+        }
+    }
+}
+
+impl Settings {
+    /// The evaluation's configuration, with the noise seeded by `seed`.
+    pub fn eval_config(&self, seed: u64) -> EvalConfig {
+        EvalConfig {
+            knowledge: self.knowledge,
+            noise: self.eval_noise,
+            seed,
+        }
+    }
+}
