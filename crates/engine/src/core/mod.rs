@@ -5,6 +5,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod board;
 pub mod fen;
 pub mod movegen;
 pub mod mv;
@@ -17,6 +18,7 @@ pub mod square;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use board::Board;
 pub use fen::{FenError, FenProblem, FenProblemKind, START_FEN, Setup};
 pub use movegen::{GenType, MAX_MOVES, MoveList, Terminal};
 pub use mv::{Move, ParseMoveError};

@@ -1,8 +1,9 @@
-//! [`Position`]: placement (bitboards plus a mailbox), side to move, Zobrist key,
-//! checkers, and make/unmake with a history of earlier states.
+//! [`Position`]: a placement ([`Board`]), side to move, Zobrist key, checkers, and
+//! make/unmake with a history of earlier states.
 
 use super::attacks;
 use super::bitboard::Bitboard;
+use super::board::Board;
 use super::fen::{FenError, FenProblem, START_FEN, Setup};
 use super::mv::Move;
 use super::piece::{Color, Piece, PieceKind};
@@ -44,9 +45,7 @@ pub struct State {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Position {
-    board: [Option<Piece>; 90],
-    by_color: [Bitboard; 2],
-    by_kind: [Bitboard; 7],
+    board: Board,
     side: Color,
     fullmove: u32,
     st: State,
@@ -113,9 +112,7 @@ impl Position {
             return Err(FenError(problems));
         }
         let mut pos = Position {
-            board: [None; 90],
-            by_color: [Bitboard::EMPTY; 2],
-            by_kind: [Bitboard::EMPTY; 7],
+            board: Board::EMPTY,
             side: setup.side,
             fullmove: setup.fullmove.max(1),
             st: State {
@@ -130,7 +127,7 @@ impl Position {
         };
         for (i, p) in setup.board.iter().enumerate() {
             if let Some(p) = *p {
-                pos.put(p, Square::ALL[i]);
+                pos.board.put(p, Square::ALL[i]);
             }
         }
         pos.st.key = pos.compute_key();
@@ -153,7 +150,7 @@ impl Position {
     /// The position as an unvalidated [`Setup`] (what FEN would say).
     pub fn to_setup(&self) -> Setup {
         Setup {
-            board: self.board,
+            board: *self.board.squares(),
             side: self.side,
             rule60: self.st.rule60,
             fullmove: self.fullmove,
@@ -165,17 +162,11 @@ impl Position {
         self.to_setup().to_fen()
     }
 
-    fn put(&mut self, p: Piece, sq: Square) {
-        self.board[sq.index()] = Some(p);
-        self.by_color[p.color.index()] |= sq.into();
-        self.by_kind[p.kind.index()] |= sq.into();
-    }
-
     /// The key computed from scratch (the incremental key must always equal it).
     pub fn compute_key(&self) -> u64 {
         let mut k = 0;
         for sq in self.occupied() {
-            k ^= zobrist::piece_key(self.board[sq.index()].expect("occupied"), sq);
+            k ^= zobrist::piece_key(self.board.piece_at(sq).expect("occupied"), sq);
         }
         if self.side == Color::Black {
             k ^= zobrist::SIDE_KEY;
@@ -187,34 +178,40 @@ impl Position {
     // Accessors.
     // ------------------------------------------------------------------
 
+    /// The placement.
+    #[inline(always)]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
     /// The piece on `sq`, if any.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.board[sq.index()]
+        self.board.piece_at(sq)
     }
 
     /// All pieces of `color`.
     #[inline(always)]
     pub fn color(&self, color: Color) -> Bitboard {
-        self.by_color[color.index()]
+        self.board.color(color)
     }
 
     /// All pieces of `kind`, both colours.
     #[inline(always)]
     pub fn kind(&self, kind: PieceKind) -> Bitboard {
-        self.by_kind[kind.index()]
+        self.board.kind(kind)
     }
 
     /// Pieces of `color` and `kind`.
     #[inline(always)]
     pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
-        self.by_color[color.index()] & self.by_kind[kind.index()]
+        self.board.pieces(color, kind)
     }
 
     /// Every occupied square.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
-        self.by_color[0] | self.by_color[1]
+        self.board.occupied()
     }
 
     /// The side to move.
@@ -244,7 +241,7 @@ impl Position {
     /// The square of `color`'s king.
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {
-        self.pieces(color, PieceKind::King).lsb()
+        self.board.king_square(color)
     }
 
     /// Plies since the last capture.
@@ -294,94 +291,36 @@ impl Position {
     }
 
     // ------------------------------------------------------------------
-    // Attacks.
+    // Attacks (the board's, for the side to move).
     // ------------------------------------------------------------------
 
-    /// Pieces of colour `by` that attack the king square `ksq` with occupancy `occ`,
-    /// counting the flying-general rule (a king attacks the other king along a clear
-    /// file). Only pieces inside `occ` are counted.
+    /// Pieces of colour `by` that attack the king square `ksq` with occupancy `occ`
+    /// ([`Board::king_attackers`]).
     #[inline(always)]
     pub fn king_attackers(&self, ksq: Square, by: Color, occ: Bitboard) -> Bitboard {
-        let them = self.by_color[by.index()] & occ;
-        let rooks = self.by_kind[PieceKind::Rook.index()] | self.by_kind[PieceKind::King.index()];
-        ((attacks::rook_attacks(ksq, occ) & rooks)
-            | (attacks::cannon_attacks(ksq, occ) & self.by_kind[PieceKind::Cannon.index()])
-            | (attacks::horse_attackers(ksq, occ) & self.by_kind[PieceKind::Horse.index()])
-            | (attacks::pawn_attackers(by, ksq) & self.by_kind[PieceKind::Pawn.index()]))
-            & them
+        self.board.king_attackers(ksq, by, occ)
     }
 
-    /// All pieces (both colours) attacking `sq` with occupancy `occ`. Kings attack
-    /// only their palace neighbours here (the flying-general rule concerns only king
-    /// squares; see [`Position::king_attackers`]).
+    /// All pieces (both colours) attacking `sq` with occupancy `occ`
+    /// ([`Board::attackers_to`]).
+    #[inline(always)]
     pub fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
-        let k = &self.by_kind;
-        let mut att = (attacks::rook_attacks(sq, occ) & k[PieceKind::Rook.index()])
-            | (attacks::cannon_attacks(sq, occ) & k[PieceKind::Cannon.index()])
-            | (attacks::horse_attackers(sq, occ) & k[PieceKind::Horse.index()])
-            | (attacks::king_attacks(sq) & k[PieceKind::King.index()])
-            | (attacks::advisor_attacks(sq) & k[PieceKind::Advisor.index()])
-            | (attacks::elephant_attacks(sq, occ) & k[PieceKind::Elephant.index()]);
-        for c in Color::ALL {
-            att |= attacks::pawn_attackers(c, sq)
-                & k[PieceKind::Pawn.index()]
-                & self.by_color[c.index()];
-        }
-        att & occ
+        self.board.attackers_to(sq, occ)
     }
 
-    /// Squares a piece of kind `p` standing on `sq` attacks with occupancy `occ`
-    /// (for a cannon: its capture x-ray set).
-    pub fn piece_attacks(p: Piece, sq: Square, occ: Bitboard) -> Bitboard {
-        match p.kind {
-            PieceKind::Rook => attacks::rook_attacks(sq, occ),
-            PieceKind::Cannon => attacks::cannon_attacks(sq, occ),
-            PieceKind::Horse => attacks::horse_attacks(sq, occ),
-            PieceKind::Elephant => attacks::elephant_attacks(sq, occ),
-            PieceKind::Advisor => attacks::advisor_attacks(sq),
-            PieceKind::King => attacks::king_attacks(sq),
-            PieceKind::Pawn => attacks::pawn_attacks(p.color, sq),
-        }
-    }
-
-    /// Destinations (empty or enemy) of the piece on `sq` ignoring checks: the
-    /// pseudo-legal moves of that piece.
+    /// Destinations (empty or enemy) of the piece on `sq` ignoring checks
+    /// ([`Board::pseudo_targets`]).
+    #[inline(always)]
     pub fn pseudo_targets(&self, sq: Square) -> Bitboard {
-        let Some(p) = self.piece_at(sq) else {
-            return Bitboard::EMPTY;
-        };
-        let occ = self.occupied();
-        let ours = self.color(p.color);
-        match p.kind {
-            PieceKind::Cannon => {
-                (attacks::rook_attacks(sq, occ) - occ)
-                    | (attacks::cannon_attacks(sq, occ) & self.color(!p.color))
-            }
-            _ => Position::piece_attacks(p, sq, occ) - ours,
-        }
+        self.board.pseudo_targets(sq)
     }
 
     /// True if the king of the side to move would be safe after moving `from` ->
     /// `to` (a full test: works for any pseudo-legal move, in or out of check).
-    #[inline]
+    #[inline(always)]
     pub fn leaves_king_safe(&self, from: Square, to: Square) -> bool {
-        let us = self.side;
-        let occ = (self.occupied() - from.into()) | to.into();
-        let ksq = if self.by_kind[PieceKind::King.index()].has(from) {
-            to
-        } else {
-            self.king_square(us)
-        };
-        let them = !us;
-        let theirs = self.by_color[them.index()] - to.into();
-        let k = &self.by_kind;
-        let rooks = k[PieceKind::Rook.index()] | k[PieceKind::King.index()];
-        (((attacks::rook_attacks(ksq, occ) & rooks)
-            | (attacks::cannon_attacks(ksq, occ) & k[PieceKind::Cannon.index()])
-            | (attacks::horse_attackers(ksq, occ) & k[PieceKind::Horse.index()])
-            | (attacks::pawn_attackers(them, ksq) & k[PieceKind::Pawn.index()]))
-            & theirs)
-            .is_empty()
+        self.board
+            .leaves_king_safe(self.side, from, to, Bitboard::EMPTY)
     }
 
     /// True if `m` is a pseudo-legal move here: a piece of the side to move on `from`
@@ -418,26 +357,7 @@ impl Position {
     /// assert!(!pos.gives_check("f0f1".parse().unwrap()));
     /// ```
     pub fn gives_check(&self, m: Move) -> bool {
-        let (from, to) = (m.from(), m.to());
-        let Some(p) = self.piece_at(from) else {
-            return false;
-        };
-        let us = self.side;
-        let eksq = self.king_square(!us);
-        let occ = (self.occupied() - from.into()) | to.into();
-        let ours = (self.by_color[us.index()] - from.into()) | to.into();
-        let mut k = self.by_kind;
-        if let Some(c) = self.piece_at(to) {
-            k[c.kind.index()] -= to.into();
-        }
-        k[p.kind.index()] = (k[p.kind.index()] - from.into()) | to.into();
-        let rooks = k[PieceKind::Rook.index()] | k[PieceKind::King.index()];
-        (((attacks::rook_attacks(eksq, occ) & rooks)
-            | (attacks::cannon_attacks(eksq, occ) & k[PieceKind::Cannon.index()])
-            | (attacks::horse_attackers(eksq, occ) & k[PieceKind::Horse.index()])
-            | (attacks::pawn_attackers(us, eksq) & k[PieceKind::Pawn.index()]))
-            & ours)
-            .any()
+        self.board.gives_check(self.side, m)
     }
 
     // ------------------------------------------------------------------
@@ -450,27 +370,22 @@ impl Position {
     pub fn make_move(&mut self, m: Move) {
         debug_assert!(self.is_legal(m), "illegal move {m} in {}", self.to_fen());
         let (from, to) = (m.from(), m.to());
-        let p = self.board[from.index()].expect("a piece on the from square");
-        let captured = self.board[to.index()];
+        let p = self
+            .board
+            .piece_at(from)
+            .expect("a piece on the from square");
         self.history.push(self.st);
         let mut key = self.st.key
             ^ zobrist::SIDE_KEY
             ^ zobrist::piece_key(p, from)
             ^ zobrist::piece_key(p, to);
-        let to_bb = Bitboard::from(to);
-        let from_to = Bitboard::from(from) | to_bb;
+        let captured = self.board.move_piece(from, to);
         if let Some(c) = captured {
             key ^= zobrist::piece_key(c, to);
-            self.by_color[c.color.index()] ^= to_bb;
-            self.by_kind[c.kind.index()] ^= to_bb;
             self.st.rule60 = 0;
         } else {
             self.st.rule60 += 1;
         }
-        self.by_color[p.color.index()] ^= from_to;
-        self.by_kind[p.kind.index()] ^= from_to;
-        self.board[from.index()] = None;
-        self.board[to.index()] = Some(p);
         if self.side == Color::Black {
             self.fullmove += 1;
         }
@@ -493,18 +408,7 @@ impl Position {
         if self.side == Color::Black {
             self.fullmove -= 1;
         }
-        let (from, to) = (m.from(), m.to());
-        let p = self.board[to.index()].expect("the moved piece");
-        let to_bb = Bitboard::from(to);
-        let from_to = Bitboard::from(from) | to_bb;
-        self.by_color[p.color.index()] ^= from_to;
-        self.by_kind[p.kind.index()] ^= from_to;
-        self.board[from.index()] = Some(p);
-        self.board[to.index()] = captured;
-        if let Some(c) = captured {
-            self.by_color[c.color.index()] ^= to_bb;
-            self.by_kind[c.kind.index()] ^= to_bb;
-        }
+        self.board.unmove_piece(m.from(), m.to(), captured);
     }
 
     /// Passes the turn (a null move). Must not be called while in check.
@@ -538,7 +442,7 @@ impl Position {
     pub fn mirror(&self) -> Position {
         let mut s = self.to_setup();
         for sq in Square::ALL {
-            s.board[sq.mirror().index()] = self.board[sq.index()];
+            s.board[sq.mirror().index()] = self.board.piece_at(sq);
         }
         Position::from_setup(&s).expect("the mirror of a legal position is legal")
     }
@@ -548,8 +452,10 @@ impl Position {
     pub fn flip(&self) -> Position {
         let mut s = self.to_setup();
         for sq in Square::ALL {
-            s.board[sq.flip().index()] =
-                self.board[sq.index()].map(|p| Piece::new(!p.color, p.kind));
+            s.board[sq.flip().index()] = self
+                .board
+                .piece_at(sq)
+                .map(|p| Piece::new(!p.color, p.kind));
         }
         s.side = !self.side;
         Position::from_setup(&s).expect("the flip of a legal position is legal")

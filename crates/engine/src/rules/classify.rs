@@ -22,12 +22,12 @@
 //! (自斃, §24.18) is the checker's responsibility (§26.3). Several effects at once:
 //! the heaviest counts (§26.4): 將 > 殺 > 捉 > 閒.
 
-use super::board::Board;
+use super::exchange::legal;
 use super::mate::MateProbe;
 use super::params;
 use super::ruleset::RuleSet;
 use super::threat::{self, ChaseKind, Means, Scope, Threat};
-use crate::core::{Bitboard, Color, Move, PieceKind, Position, Square};
+use crate::core::{Bitboard, Board, Color, Move, PieceKind, Position, Square};
 
 /// The label of one move (§24.1–24.3, §24.8), heaviest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -213,8 +213,8 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
         excluded,
         ..Scope::new(rules)
     };
-    let mut board_before = Board::new(pos);
-    let before = threat::threats(&mut board_before, side, &before_scope);
+    let board_before = pos.board().clone();
+    let before = threat::threats(&board_before, side, &before_scope);
     // AXF: is the opponent pressing us (its last move checked or newly chased)?
     // Then our chases that only undermine a protection are counter-play, not
     // chases (AXF diagrams 39-41 against the appendix diagram; see `new_attack`).
@@ -227,12 +227,12 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
 
     pos.make_move(m);
     after_scope.ignore = pos.checkers();
-    let mut chases: Vec<Threat> = threat::threats(&mut Board::new(pos), side, &after_scope)
+    let mut chases: Vec<Threat> = threat::threats(pos.board(), side, &after_scope)
         .into_iter()
         .filter(|t| !before.iter().any(|b| b.victim == t.victim))
         .collect();
     if pressed {
-        chases.retain(|t| new_attack(&mut board_before, t, m, before_scope.ignore));
+        chases.retain(|t| new_attack(&board_before, t, m, before_scope.ignore));
     }
     let mut mate_threat = false;
     let mut exemption = None;
@@ -305,13 +305,13 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
 /// could not legally take the victim before the move (the move brought the piece,
 /// unmasked it, or freed it). Otherwise the move only undermined the victim's
 /// protection.
-fn new_attack(before: &mut Board, t: &Threat, m: Move, ignore: Bitboard) -> bool {
+fn new_attack(before: &Board, t: &Threat, m: Move, ignore: Bitboard) -> bool {
     let origin = if t.attacker == m.to() {
         m.from()
     } else {
         t.attacker
     };
-    !(before.reaches(origin, t.victim) && before.is_legal(origin, t.victim, ignore))
+    !(before.pseudo_targets(origin).has(t.victim) && legal(before, origin, t.victim, ignore))
 }
 
 /// True if the side that just moved in `pos` checked or newly threatened a piece of
@@ -324,7 +324,7 @@ fn opponent_pressing(pos: &mut Position, rules: RuleSet) -> bool {
         return false;
     };
     let them = !pos.side_to_move();
-    let now = threat::threats(&mut Board::new(pos), them, &Scope::new(rules));
+    let now = threat::threats(pos.board(), them, &Scope::new(rules));
     if now.is_empty() {
         return false;
     }
@@ -333,7 +333,7 @@ fn opponent_pressing(pos: &mut Position, rules: RuleSet) -> bool {
         ignore: pos.checkers(),
         ..Scope::new(rules)
     };
-    let before = threat::threats(&mut Board::new(pos), them, &scope);
+    let before = threat::threats(pos.board(), them, &scope);
     pos.make_move(last);
     now.iter()
         .any(|t| !before.iter().any(|b| b.victim == t.victim))
@@ -379,12 +379,12 @@ fn mated_offers(pos: &mut Position, side: Color, passed: bool) -> Vec<Threat> {
         pos.make_null();
     }
     if !pos.in_check() {
-        let b = Board::new(pos);
+        let b = pos.board().clone();
         let occ = b.occupied();
         for kind in [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon] {
             for a in b.pieces(side, kind) {
                 for v in b.attackers(a, !side, occ) & b.pieces(!side, kind) {
-                    if !b.reaches(a, v) {
+                    if !b.pseudo_targets(a).has(v) {
                         continue;
                     }
                     let accept = Move::new(v, a);
@@ -404,7 +404,7 @@ fn mated_offers(pos: &mut Position, side: Color, passed: bool) -> Vec<Threat> {
                                 ChaseKind::Unrooted
                             },
                             means: Means::Offer,
-                            gain: params::value(b.piece(v).expect("victim"), v),
+                            gain: params::value(b.piece_at(v).expect("victim"), v),
                         });
                     }
                 }
@@ -532,7 +532,7 @@ fn combinations_to_move(pos: &mut Position, side: Color, rules: RuleSet) -> Vec<
         on_move: true,
         ..Scope::new(rules)
     };
-    let direct: Bitboard = threat::threats(&mut Board::new(pos), side, &on_move)
+    let direct: Bitboard = threat::threats(pos.board(), side, &on_move)
         .iter()
         .map(|t| t.victim)
         .collect();
@@ -551,7 +551,7 @@ fn combinations_to_move(pos: &mut Position, side: Color, rules: RuleSet) -> Vec<
         for &r in answers.iter() {
             let lost = pos.piece_at(r.to()).map_or(0, |p| params::value(p, r.to()));
             pos.make_move(r);
-            let best = threat::threats(&mut Board::new(pos), side, &on_move)
+            let best = threat::threats(pos.board(), side, &on_move)
                 .into_iter()
                 .map(|t| Threat {
                     victim: mover_origin(t.victim, r),

@@ -11,23 +11,34 @@
 //! is asked as if the check were out of the way (XBoard's rule: the check "in real
 //! life is evaded before we capture").
 
-use super::board::Board;
 use super::params;
-use crate::core::{Bitboard, Color, PieceKind, Square};
+use crate::core::{Bitboard, Board, Color, PieceKind, Square};
+
+/// True if the piece on `from` may legally move to `to` for its owner, whoever is
+/// to move, not counting attacks on its king by the enemy pieces in `ignore`. The
+/// piece's movement rules are not checked (callers know it reaches `to`); a move
+/// onto a piece of its own side or onto a king is never legal.
+#[inline]
+pub fn legal(board: &Board, from: Square, to: Square, ignore: Bitboard) -> bool {
+    let Some(p) = board.piece_at(from) else {
+        return false;
+    };
+    if let Some(v) = board.piece_at(to)
+        && (v.color == p.color || v.kind == PieceKind::King)
+    {
+        return false;
+    }
+    board.leaves_king_safe(p.color, from, to, ignore)
+}
 
 /// The rule value of the piece on `sq` (0 if empty).
 #[inline]
 pub fn value_at(board: &Board, sq: Square) -> i32 {
-    board.piece(sq).map_or(0, |p| params::value(p, sq))
+    board.piece_at(sq).map_or(0, |p| params::value(p, sq))
 }
 
 /// The least valuable piece of `side` that can legally capture on `sq`.
-pub fn least_attacker(
-    board: &mut Board,
-    sq: Square,
-    side: Color,
-    ignore: Bitboard,
-) -> Option<Square> {
+pub fn least_attacker(board: &Board, sq: Square, side: Color, ignore: Bitboard) -> Option<Square> {
     let mut atts = board.attackers(sq, side, board.occupied());
     let mut best: Option<(i32, Square)> = None;
     while atts.any() {
@@ -36,7 +47,7 @@ pub fn least_attacker(
         if best.is_some_and(|(bv, _)| bv <= v) {
             continue;
         }
-        if board.is_legal(a, sq, ignore) {
+        if legal(board, a, sq, ignore) {
             best = Some((v, a));
         }
     }
@@ -44,11 +55,11 @@ pub fn least_attacker(
 }
 
 /// True if `side` has any legal capture on `sq`.
-pub fn can_capture(board: &mut Board, sq: Square, side: Color, ignore: Bitboard) -> bool {
+pub fn can_capture(board: &Board, sq: Square, side: Color, ignore: Bitboard) -> bool {
     let mut atts = board.attackers(sq, side, board.occupied());
     while atts.any() {
         let a = atts.pop_lsb();
-        if board.is_legal(a, sq, ignore) {
+        if legal(board, a, sq, ignore) {
             return true;
         }
     }
@@ -63,9 +74,9 @@ pub fn see(board: &mut Board, sq: Square, side: Color, ignore: Bitboard) -> i32 
         return 0;
     };
     let gain = value_at(board, sq);
-    let captured = board.make(a, sq);
+    let captured = board.move_piece(a, sq);
     let rest = see(board, sq, !side, ignore);
-    board.unmake(a, sq, captured);
+    board.unmove_piece(a, sq, captured);
     (gain - rest).max(0)
 }
 
@@ -87,14 +98,14 @@ pub struct Outcome {
 
 /// Evaluates the capture `from`x`to` (which must be legal for its side).
 pub fn outcome(board: &mut Board, from: Square, to: Square, ignore: Bitboard) -> Outcome {
-    let side = board.piece(from).expect("a capturer").color;
+    let side = board.piece_at(from).expect("a capturer").color;
     let them = !side;
     let victim = value_at(board, to);
     let attacker = value_at(board, from);
     // Pieces of ours the capture might expose: everything but the king and the
     // capturer, looked at only where their attackers change.
     let occ_before = board.occupied();
-    let captured = board.make(from, to);
+    let captured = board.move_piece(from, to);
     let occ_after = board.occupied();
     let rooted = can_capture(board, to, them, ignore);
     let joint = victim - see(board, to, them, ignore);
@@ -110,7 +121,7 @@ pub fn outcome(board: &mut Board, from: Square, to: Square, ignore: Bitboard) ->
             }
         }
     }
-    board.unmake(from, to, captured);
+    board.unmove_piece(from, to, captured);
     let mut exposure = 0;
     for (p, s) in after {
         if s > exposure {
@@ -138,7 +149,7 @@ mod tests {
     use crate::core::Position;
 
     fn board(fen: &str) -> Board {
-        Board::new(&Position::from_fen(fen).unwrap())
+        Position::from_fen(fen).unwrap().board().clone()
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! end of the game (chapter 1): checkmate, 困斃, the sixty-move limit, dead
 //! positions.
 //!
-//! Layers, bottom up:
-//! * [`board`] — a placement snapshot that answers legality for either side;
+//! Layers, bottom up (on `core`'s [`Board`](crate::core::Board), which answers
+//! legality for either side):
 //! * [`exchange`] — what a capture wins after the exchange on its point;
 //! * [`threat`] — which pieces a side threatens to win (the stuff of 捉);
 //! * [`mate`] — bounded checks-only mate probes (殺);
@@ -65,7 +65,6 @@
 //!   did not vary); if the violator is to move the game goes on and it must vary
 //!   (§23.5.2); unilateral 長將 loses at once under CXA (§23.5.1).
 
-pub mod board;
 pub mod classify;
 pub mod cycle;
 pub mod exchange;

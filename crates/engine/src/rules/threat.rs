@@ -18,10 +18,9 @@
 //! unless the other piece cannot take back; §26.9 turns an offer into a chase when
 //! accepting it loses material.
 
-use super::board::Board;
-use super::exchange::{self, value_at};
+use super::exchange::{self, legal, value_at};
 use super::ruleset::RuleSet;
-use crate::core::{Bitboard, Color, PieceKind, Square};
+use crate::core::{Bitboard, Board, Color, PieceKind, Square};
 
 /// The kind of a chase, as §26.8 distinguishes them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -116,7 +115,9 @@ impl Scope {
 
 /// Every enemy piece `side` threatens to win (at most one entry per victim, the
 /// strongest kind).
-pub fn threats(board: &mut Board, side: Color, scope: &Scope) -> Vec<Threat> {
+pub fn threats(board: &Board, side: Color, scope: &Scope) -> Vec<Threat> {
+    // Exchanges are played out on a copy.
+    let board = &mut board.clone();
     let them = !side;
     let mut out = Vec::new();
     let home_pawns = board.pieces(them, PieceKind::Pawn)
@@ -132,7 +133,7 @@ pub fn threats(board: &mut Board, side: Color, scope: &Scope) -> Vec<Threat> {
         let atts = board.attackers(v, side, occ) - board.pieces(side, PieceKind::King);
         let mut best: Option<Threat> = None;
         for a in atts {
-            if !board.is_legal(a, v, scope.ignore) {
+            if !legal(board, a, v, scope.ignore) {
                 continue;
             }
             if let Some(t) = judge_capture(board, a, v, scope)
@@ -150,8 +151,8 @@ pub fn threats(board: &mut Board, side: Color, scope: &Scope) -> Vec<Threat> {
 
 /// Whether the (legal) capture `a`x`v` is a winning threat, and of which kind.
 fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Option<Threat> {
-    let attacker = board.piece(a).expect("attacker");
-    let victim = board.piece(v).expect("victim");
+    let attacker = board.piece_at(a).expect("attacker");
+    let victim = board.piece_at(v).expect("victim");
     let rook = victim.kind == PieceKind::Rook;
     if attacker.kind == PieceKind::Pawn
         && !(rook && scope.rules == RuleSet::Cxa2011)
@@ -161,8 +162,8 @@ fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Opti
     }
     if !scope.on_move
         && attacker.kind == victim.kind
-        && board.reaches(v, a)
-        && board.is_legal(v, a, scope.ignore)
+        && board.pseudo_targets(v).has(a)
+        && legal(board, v, a, scope.ignore)
     {
         // 兌 (§24.4): the other piece can take first. §26.9 (CXA): the offer is a
         // chase when accepting it loses material.
@@ -240,7 +241,7 @@ fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Opti
 /// wins — taking back on `a`'s point, or taking a piece whose protection `v`
 /// provided (counted as the increase of its exchange value) — less the piece won.
 fn acceptance_loss(board: &mut Board, a: Square, v: Square, ignore: Bitboard) -> i32 {
-    let side = board.piece(a).expect("offering piece").color;
+    let side = board.piece_at(a).expect("offering piece").color;
     let them = !side;
     let others: Vec<Square> =
         (board.color(them) - board.pieces(them, PieceKind::King) - Bitboard::from(v))
@@ -251,29 +252,29 @@ fn acceptance_loss(board: &mut Board, a: Square, v: Square, ignore: Bitboard) ->
         .map(|&p| exchange::see(board, p, side, ignore))
         .collect();
     let won = value_at(board, a);
-    let captured = board.make(v, a);
+    let captured = board.move_piece(v, a);
     let mut best = exchange::see(board, a, side, ignore);
     for (&p, &b) in others.iter().zip(&before) {
         best = best.max(exchange::see(board, p, side, ignore) - b);
     }
-    board.unmake(v, a, captured);
+    board.unmove_piece(v, a, captured);
     best - won
 }
 
 /// True if the piece on `v` can legally take a piece of the other side of its own
 /// kind that attacks it, without losing material in the exchange that follows.
 fn offers_even_exchange(board: &mut Board, v: Square, scope: &Scope) -> bool {
-    let victim = board.piece(v).expect("victim");
+    let victim = board.piece_at(v).expect("victim");
     let side = !victim.color;
     let same = board.attackers(v, side, board.occupied()) & board.pieces(side, victim.kind);
     for s in same {
-        if !(board.reaches(v, s) && board.is_legal(v, s, scope.ignore)) {
+        if !(board.pseudo_targets(v).has(s) && legal(board, v, s, scope.ignore)) {
             continue;
         }
         let won = value_at(board, s);
-        let captured = board.make(v, s);
+        let captured = board.move_piece(v, s);
         let back = exchange::see(board, s, side, scope.ignore);
-        board.unmake(v, s, captured);
+        board.unmove_piece(v, s, captured);
         if won - back >= 0 {
             return true;
         }
@@ -283,12 +284,12 @@ fn offers_even_exchange(board: &mut Board, v: Square, scope: &Scope) -> bool {
 
 /// §26.7: a pawn's capture counts only when it unmasks a check by another piece.
 fn unmasks_check(board: &mut Board, a: Square, v: Square) -> bool {
-    let side = board.piece(a).expect("pawn").color;
-    let captured = board.make(a, v);
-    let check = board
-        .checkers_of(side, board.occupied(), !Bitboard::from(v))
-        .any();
-    board.unmake(a, v, captured);
+    let side = board.piece_at(a).expect("pawn").color;
+    let captured = board.move_piece(a, v);
+    let check = (board.king_attackers(board.king_square(!side), side, board.occupied())
+        - Bitboard::from(v))
+    .any();
+    board.unmove_piece(a, v, captured);
     check
 }
 
@@ -298,8 +299,8 @@ mod tests {
     use crate::core::Position;
 
     fn threats_of(fen: &str, side: Color, rules: RuleSet) -> Vec<(Square, ChaseKind)> {
-        let mut b = Board::new(&Position::from_fen(fen).unwrap());
-        threats(&mut b, side, &Scope::new(rules))
+        let pos = Position::from_fen(fen).unwrap();
+        threats(pos.board(), side, &Scope::new(rules))
             .into_iter()
             .map(|t| (t.victim, t.kind))
             .collect()
