@@ -3,7 +3,7 @@
 //! repetition.
 
 use chuhan_engine::core::{Move, PieceKind, Position, SplitMix64};
-use chuhan_engine::rules::{ClassCache, RuleSet, judge_position, repetition, repetition_cached};
+use chuhan_engine::rules::{ClassCache, RuleSet, judge_position, repetition};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -103,16 +103,16 @@ fn benches(c: &mut Criterion) {
         });
     }
     let quiet = long_game(false);
-    assert!(repetition(&quiet, RuleSet::Cxa2011, 2).is_none());
+    assert!(repetition(&quiet, RuleSet::Cxa2011, 2, None).is_none());
     c.bench_function("repetition: none (key scan)", |b| {
-        b.iter(|| repetition(black_box(&quiet), RuleSet::Cxa2011, 2))
+        b.iter(|| repetition(black_box(&quiet), RuleSet::Cxa2011, 2, None))
     });
     c.bench_function("repetition: 3-fold cycle (cxa2011)", |b| {
-        b.iter(|| repetition(black_box(&game), RuleSet::Cxa2011, 3))
+        b.iter(|| repetition(black_box(&game), RuleSet::Cxa2011, 3, None))
     });
     let mut cache = ClassCache::new();
     c.bench_function("repetition: 3-fold cycle, warm cache (cxa2011)", |b| {
-        b.iter(|| repetition_cached(black_box(&game), RuleSet::Cxa2011, 3, &mut cache))
+        b.iter(|| repetition(black_box(&game), RuleSet::Cxa2011, 3, Some(&mut cache)))
     });
 }
 

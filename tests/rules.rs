@@ -94,14 +94,14 @@ fn cxa2011_cases() {
     );
 }
 
-/// The search's shortcut ([`cycle::idle_on_both_sides`]) is exact: at every
+/// The search's shortcut ([`repetition::idle_on_both_sides`]) is exact: at every
 /// repetition along every case's moves, under both rule sets and both folds, it
 /// holds exactly when both sides played an idle move, and then the full analysis
-/// rules a draw.
+/// gives the verdict [`repetition::repetition`] gives without it.
 #[test]
 fn both_sides_idle_shortcut_agrees_with_the_full_analysis() {
     use chuhan_engine::core::{Move, Position};
-    use chuhan_engine::rules::cycle;
+    use chuhan_engine::rules::{cycle, repetition};
     let (mut cycles, mut shortcuts) = (0, 0);
     for case in cases() {
         let Ok(mut pos) = Position::from_fen(&case.fen) else {
@@ -117,17 +117,19 @@ fn both_sides_idle_shortcut_agrees_with_the_full_analysis() {
                         continue;
                     };
                     cycles += 1;
-                    let full = cycle::analyse(&pos, c, rules, None);
+                    let full = repetition::analyse(&pos, c, rules, None);
                     let both_idle = full.red.idles > 0 && full.black.idles > 0;
                     let at = format!("{} {rules} fold {fold} ply {}", case.id, pos.game_ply());
                     assert_eq!(
-                        cycle::idle_on_both_sides(&pos, c, rules, None),
+                        repetition::idle_on_both_sides(&pos, c, rules, None),
                         both_idle,
                         "{at}"
                     );
                     if both_idle {
                         shortcuts += 1;
                         assert_eq!(full.verdict.must_vary, None, "{at}");
+                        let quick = repetition::repetition(&pos, rules, fold, None);
+                        assert_eq!(quick.map(|r| r.verdict), Some(full.verdict), "{at}");
                     }
                 }
             }
@@ -706,12 +708,12 @@ mod properties {
                     prop_assert_eq!(j.winner, None);
                 }
                 // The search-facing test agrees with the judge on the final position.
-                let rep = repetition(&pos, rules, 3);
+                let rep = repetition(&pos, rules, 3, None);
                 if j.status == Status::Repetition {
                     let r = rep.expect("a repetition");
                     let vary = j.repetition.as_ref().map(|r| r.must_vary.clone());
-                    prop_assert_eq!(vary, Some(r.must_vary.map_or("none", |c| c.name()).to_string()));
-                    if r.must_vary.is_none() {
+                    prop_assert_eq!(vary, Some(r.verdict.must_vary.map_or("none", |c| c.name()).to_string()));
+                    if r.verdict.must_vary.is_none() {
                         prop_assert_eq!(j.winner, Some(GameResult::Draw));
                     }
                 } else if pos.terminal() == Terminal::Ongoing {

@@ -182,11 +182,12 @@ fn rules_end(status: &GameStatus, rules: RuleSet) -> Option<End> {
                 .cycle
                 .as_ref()
                 .map(|a| {
-                    let articles = a.verdict.articles.join(", ");
+                    let clause = a.verdict.clause;
+                    let articles: Vec<&str> = clause.articles.iter().map(|a| a.code()).collect();
                     if articles.is_empty() {
-                        a.verdict.reason.to_string()
+                        clause.reason.to_string()
                     } else {
-                        format!("{} ({articles})", a.verdict.reason)
+                        format!("{} ({})", clause.reason, articles.join(", "))
                     }
                 })
                 .unwrap_or_default();

@@ -1,4 +1,5 @@
-//! Move classification (§24, §26): what one move of a cycle is — 將, 殺, 捉 or 閒.
+//! Move classification (§24, §26): what one move of a cycle is — 將, 殺, 捉 or 閒 —
+//! and [`ClassCache`], the memo that spares classifying a move twice.
 //!
 //! A move is judged on the position before it (B, the mover X to play) and after it
 //! (A, the other side Y to play, X imagined to move again as after a pass):
@@ -27,7 +28,8 @@ use super::mate::MateProbe;
 use super::params;
 use super::ruleset::RuleSet;
 use super::threat::{self, ChaseKind, Means, Scope, Threat};
-use crate::core::{Bitboard, Board, Color, Move, PieceKind, Position, Square};
+use crate::core::{Bitboard, Board, Color, Move, PieceKind, Position, Square, State};
+use std::collections::HashMap;
 
 /// The label of one move (§24.1–24.3, §24.8), heaviest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -101,22 +103,32 @@ impl MoveClass {
         }
     }
 
-    /// True if every chase of this move is by a single piece of a §26.8.1 kind.
+    /// True if some chase of this move is by a single piece (a §26.8.1 kind).
     pub fn single_chases(&self) -> bool {
         self.chases.iter().any(|t| t.kind.is_single())
     }
 
-    /// Victim squares (after the move).
+    /// The chases that count under the rule set: those of a 捉 move, and those of
+    /// a checking move where checks chase too
+    /// ([`Policy::checks_chase`](super::policy::Policy::checks_chase)).
+    pub fn counted_chases(&self) -> &[Threat] {
+        match self.label() {
+            Label::Chase => &self.chases,
+            Label::Check if self.rules.policy().checks_chase => &self.chases,
+            _ => &[],
+        }
+    }
+
+    /// Squares (after the move) of the pieces it counts as chasing.
     pub fn victims(&self) -> Bitboard {
-        self.chases.iter().map(|t| t.victim).collect()
+        self.counted_chases().iter().map(|t| t.victim).collect()
     }
 
     /// A one-line reason citing the article.
     pub fn why(&self) -> String {
-        // Articles are CXA 2011's; AXF reports carry none.
-        let cxa = self.rules == RuleSet::Cxa2011;
+        let cites = self.rules.policy().cites_articles;
         let cite = |text: &str, art: &str| {
-            if cxa {
+            if cites {
                 format!("{text} ({art})")
             } else {
                 text.to_string()
@@ -125,7 +137,7 @@ impl MoveClass {
         let victims = |ts: &[Threat]| {
             ts.iter()
                 .map(|t| {
-                    let how = match (t.means, cxa) {
+                    let how = match (t.means, cites) {
                         (Means::Capture, _) => "",
                         (Means::Offer, _) => ", §26.9 offer",
                         (Means::Combination, true) => ", §24.3 by check",
@@ -140,7 +152,7 @@ impl MoveClass {
             Label::Check => {
                 if self.chases.is_empty() {
                     cite("checks", "§24.1")
-                } else if cxa {
+                } else if cites {
                     format!(
                         "checks (§24.1); also threatens {} — the heavier effect counts (§26.4)",
                         victims(&self.chases)
@@ -174,7 +186,7 @@ impl MoveClass {
                     "answers a check; the mate threat stems from the checker's 自斃",
                     "§24.18, §26.3",
                 ),
-                None if cxa => "no check, mate threat or new chase (§24.8)".to_string(),
+                None if cites => "no check, mate threat or new chase (§24.8)".to_string(),
                 None => "no check and no new chase".to_string(),
             },
         }
@@ -189,12 +201,14 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
     let check = pos.gives_check(m);
     let evasion = pos.in_check();
     let king_evasion = evasion && mover == PieceKind::King;
-    let cxa = rules == RuleSet::Cxa2011;
+    let policy = rules.policy();
 
     // §26.6: a pawn that has just crossed the river is no target for the move that
     // answers its crossing.
     let mut excluded = Bitboard::EMPTY;
-    if cxa && let Some(last) = pos.last_move().filter(|l| l.is_some()) {
+    if policy.just_crossed_pawn_exempt
+        && let Some(last) = pos.last_move().filter(|l| l.is_some())
+    {
         let to = last.to();
         if let Some(p) = pos.piece_at(to)
             && p.kind == PieceKind::Pawn
@@ -215,11 +229,12 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
     };
     let board_before = pos.board().clone();
     let before = threat::threats(&board_before, side, &before_scope);
-    // AXF: is the opponent pressing us (its last move checked or newly chased)?
-    // Then our chases that only undermine a protection are counter-play, not
-    // chases (AXF diagrams 39-41 against the appendix diagram; see `new_attack`).
-    let pressed = rules == RuleSet::Axf && opponent_pressing(pos, rules);
-    let before_offers = if cxa && !evasion {
+    // Is the opponent pressing us (its last move checked or newly chased)? Then
+    // our chases that only undermine a protection are counter-play, not chases
+    // ([`Policy::counterplay_exempt`](super::policy::Policy::counterplay_exempt),
+    // see `new_attack`).
+    let pressed = policy.counterplay_exempt && opponent_pressing(pos, rules);
+    let before_offers = if policy.offers_can_chase && !evasion {
         mated_offers(pos, side, false)
     } else {
         Vec::new()
@@ -236,19 +251,24 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
     }
     let mut mate_threat = false;
     let mut exemption = None;
-    if cxa && !check {
-        // §24.3: a capture after which the capturer is mated at once wins nothing.
-        chases.retain(|t| !capture_is_mated(pos, t));
-        for t in mated_offers(pos, side, true) {
-            if !before_offers
-                .iter()
-                .any(|b| (b.attacker, b.victim) == (t.attacker, t.victim))
-                && !chases.iter().any(|c| c.victim == t.victim)
-            {
-                chases.push(t);
+    if !check {
+        if policy.mated_capture_is_no_chase {
+            // §24.3: a capture after which the capturer is mated at once wins nothing.
+            chases.retain(|t| !capture_is_mated(pos, t));
+        }
+        if policy.offers_can_chase {
+            // §26.9: an offer whose acceptance is mated at once.
+            for t in mated_offers(pos, side, true) {
+                if !before_offers
+                    .iter()
+                    .any(|b| (b.attacker, b.victim) == (t.attacker, t.victim))
+                    && !chases.iter().any(|c| c.victim == t.victim)
+                {
+                    chases.push(t);
+                }
             }
         }
-        if !king_evasion {
+        if policy.mate_threats && !king_evasion {
             mate_threat = probe().threat(pos);
             if mate_threat && evasion && !new_mate_threat(pos) {
                 mate_threat = false;
@@ -256,7 +276,7 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
             }
         }
     }
-    if cxa && !chases.is_empty() && lone_defender(pos, side, &chases) {
+    if policy.lone_defender_exempt && !chases.is_empty() && lone_defender(pos, side, &chases) {
         chases.clear();
         exemption = Some(Exemption::LoneDefender);
     }
@@ -298,6 +318,70 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
         chases,
         exemption,
         rules,
+    }
+}
+
+/// Memo of move classifications, keyed by the two positions before the move, the
+/// move and the rule set (a classification looks back one ply, for §26.1.2). It
+/// holds at most [`params::CLASS_CACHE_ENTRIES`] entries and starts afresh when
+/// full, so a search thread can keep one for its whole life.
+#[derive(Default, Debug)]
+pub struct ClassCache {
+    map: HashMap<(u64, u64, Move, RuleSet), MoveClass>,
+}
+
+impl ClassCache {
+    /// An empty cache.
+    pub fn new() -> ClassCache {
+        ClassCache::default()
+    }
+
+    /// Number of classifications held.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// True if nothing is held.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    fn get(&self, key: &(u64, u64, Move, RuleSet)) -> Option<&MoveClass> {
+        self.map.get(key)
+    }
+
+    fn insert(&mut self, key: (u64, u64, Move, RuleSet), class: MoveClass) {
+        if self.map.len() >= params::CLASS_CACHE_ENTRIES {
+            self.map.clear();
+        }
+        self.map.insert(key, class);
+    }
+}
+
+/// The classification of `m`, played in `line` (the position before it), from
+/// `cache` if there (the key is the previous position, this one, the move and the
+/// rule set: a classification looks back one ply, for §26.1.2).
+pub(super) fn classify_cached(
+    line: &mut Position,
+    m: Move,
+    rules: RuleSet,
+    cache: Option<&mut ClassCache>,
+) -> MoveClass {
+    let prev = line
+        .history()
+        .last()
+        .map_or(0, |s: &State| s.key ^ u64::from(s.mv.raw()));
+    let key = (prev, line.key(), m, rules);
+    match cache {
+        Some(cache) => match cache.get(&key) {
+            Some(c) => c.clone(),
+            None => {
+                let c = classify(line, m, rules);
+                cache.insert(key, c.clone());
+                c
+            }
+        },
+        None => classify(line, m, rules),
     }
 }
 

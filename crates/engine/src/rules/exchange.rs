@@ -82,7 +82,7 @@ pub fn see(board: &mut Board, sq: Square, side: Color, ignore: Bitboard) -> i32 
 
 /// What a capture `from`x`to` is worth to its side, three ways.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct CaptureWorth {
     /// The capturer's net if only the capturing piece takes part: the victim's value,
     /// minus the capturer's if the other side can legally take back.
     pub single: i32,
@@ -97,7 +97,7 @@ pub struct Outcome {
 }
 
 /// Evaluates the capture `from`x`to` (which must be legal for its side).
-pub fn outcome(board: &mut Board, from: Square, to: Square, ignore: Bitboard) -> Outcome {
+pub fn worth(board: &mut Board, from: Square, to: Square, ignore: Bitboard) -> CaptureWorth {
     let side = board.piece_at(from).expect("a capturer").color;
     let them = !side;
     let victim = value_at(board, to);
@@ -129,7 +129,7 @@ pub fn outcome(board: &mut Board, from: Square, to: Square, ignore: Bitboard) ->
             exposure = exposure.max(s - before);
         }
     }
-    Outcome {
+    CaptureWorth {
         single,
         joint,
         exposure,
@@ -166,7 +166,7 @@ mod tests {
         );
         // Horse takes a protected rook: 10 - 5.
         let mut b = board("3k5/4r4/9/9/4r4/9/3N5/9/9/5K3 w");
-        let o = outcome(&mut b, Square::D3, Square::E5, Bitboard::EMPTY);
+        let o = worth(&mut b, Square::D3, Square::E5, Bitboard::EMPTY);
         assert_eq!(o.single, params::ROOK - params::HORSE);
         assert!(o.rooted);
     }
@@ -176,7 +176,7 @@ mod tests {
         // The black horse on e7 "protects" d5 but is pinned against its king by the
         // red rook on e0 (moving it would expose e9 to the rook): 假根.
         let mut b = board("4k4/9/4n4/9/3c5/9/3R5/9/9/4RK3 w");
-        let o = outcome(&mut b, Square::D3, Square::D5, Bitboard::EMPTY);
+        let o = worth(&mut b, Square::D3, Square::D5, Bitboard::EMPTY);
         assert!(!o.rooted);
         assert_eq!(o.single, params::CANNON);
     }
@@ -186,7 +186,7 @@ mod tests {
         // Black horse d6 protected once (rook d9), attacked by red rook d2 and
         // red cannon d0 behind... use two rooks doubled on the file.
         let mut b = board("3r1k3/9/9/3n5/9/9/9/3R5/3R5/4K4 w");
-        let o = outcome(&mut b, Square::D2, Square::D6, Bitboard::EMPTY);
+        let o = worth(&mut b, Square::D2, Square::D6, Bitboard::EMPTY);
         assert_eq!(o.single, params::HORSE - params::ROOK);
         assert_eq!(o.joint, params::HORSE - params::ROOK + params::ROOK);
     }

@@ -3,10 +3,12 @@
 //! of the side to move — in one serialisable [`Judgement`]. The `chuhan judge`
 //! command and the daemon's `judge` command print it.
 
-use super::classify::Label;
-use super::cycle::{self, Analysis, ClassCache, analyse};
+use super::classify::ClassCache;
+use super::cycle;
+use super::repetition::{Analysis, analyse};
 use super::ruleset::RuleSet;
 use super::status::{Status, status_with};
+use super::verdict::Article;
 use crate::core::{Color, FenError, GameResult, Move, Position};
 use serde::Serialize;
 use std::fmt;
@@ -197,7 +199,10 @@ pub fn judge_position(pos: &Position, rules: RuleSet) -> Judgement {
                 match v.must_vary {
                     None => (
                         "draw",
-                        format!("completes a cycle ruled a draw ({})", cite(&v.articles)),
+                        format!(
+                            "completes a cycle ruled a draw ({})",
+                            cite(v.clause.articles)
+                        ),
                     ),
                     Some(s) if s == mover => (
                         "ban",
@@ -205,7 +210,7 @@ pub fn judge_position(pos: &Position, rules: RuleSet) -> Judgement {
                             "completes a cycle in which {} plays {} and must vary ({})",
                             s,
                             pattern_of(&a, s, rules),
-                            cite(&v.articles)
+                            cite(v.clause.articles)
                         ),
                     ),
                     Some(s) => (
@@ -215,7 +220,7 @@ pub fn judge_position(pos: &Position, rules: RuleSet) -> Judgement {
                             s,
                             pattern_of(&a, s, rules),
                             if v.immediate { "loses" } else { "must vary" },
-                            cite(&v.articles)
+                            cite(v.clause.articles)
                         ),
                     ),
                 }
@@ -268,16 +273,10 @@ fn winner_json<S: serde::Serializer>(winner: &Option<GameResult>, s: S) -> Resul
     }
 }
 
-fn cite(articles: &[&str]) -> String {
+fn cite(articles: &[Article]) -> String {
     articles
         .iter()
-        .map(|a| {
-            if a.starts_with("AXF") {
-                a.to_string()
-            } else {
-                format!("§{a}")
-            }
-        })
+        .map(|a| a.to_string())
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -296,7 +295,12 @@ fn report(a: &Analysis, rules: RuleSet) -> RepetitionReport {
         occurrences: a.cycle.occurrences,
         red: a.red.name(rules),
         black: a.black.name(rules),
-        articles: v.articles.iter().map(|s| s.to_string()).collect(),
+        articles: v
+            .clause
+            .articles
+            .iter()
+            .map(|a| a.code().to_string())
+            .collect(),
         cycle: a
             .moves
             .iter()
@@ -305,22 +309,22 @@ fn report(a: &Analysis, rules: RuleSet) -> RepetitionReport {
                 mv: c.mv.to_string(),
                 side: c.side.name().to_string(),
                 kind: c.label().name().to_string(),
-                targets: if c.label() == Label::Chase || rules == RuleSet::Axf {
-                    c.chases.iter().map(|t| t.victim.to_string()).collect()
-                } else {
-                    Vec::new()
-                },
-                chases: if c.label() == Label::Chase || rules == RuleSet::Axf {
-                    c.chases.iter().map(|t| t.kind.name().to_string()).collect()
-                } else {
-                    Vec::new()
-                },
+                targets: c
+                    .counted_chases()
+                    .iter()
+                    .map(|t| t.victim.to_string())
+                    .collect(),
+                chases: c
+                    .counted_chases()
+                    .iter()
+                    .map(|t| t.kind.name().to_string())
+                    .collect(),
                 why: c.why(),
             })
             .collect(),
         ply: a.cycle.ply,
         immediate: v.immediate,
-        reason: v.reason.to_string(),
+        reason: v.clause.reason.to_string(),
     }
 }
 

@@ -1,133 +1,241 @@
-//! The search-facing repetition test: given the game and search path in a
-//! [`Position`]'s history, how does the repetition ending at the current position
-//! end for the side to move?
+//! The ruling on a repetition (§23.5, §25, §26.8): the judged moves of a cycle
+//! classified one by one ([`classify`](mod@super::classify)), each side's
+//! [`Pattern`] and the verdict of the rule set's table
+//! ([`Policy::verdict`](super::Policy::verdict)).
 //!
-//! # How a search should use it (recommendation)
+//! * [`analyse`] gives the full account (the arbiter's [`judge`](mod@super::judge),
+//!   [`game_status`](super::game_status));
+//! * [`repetition`] gives the verdict alone on the repetition ending at the current
+//!   position, with a shortcut for the commonest cycle (both sides idle) — what the
+//!   search asks;
+//! * [`forbidden_moves`] lists the moves that would complete a cycle their mover
+//!   must vary (what `judge` marks `ban`, [`MoveRuling::Ban`]).
 //!
-//! * **Filter first.** Call [`repetition`] only when the search's own cheap test
-//!   (e.g. a key filter over the last `min(rule60, plies_from_null)` plies) says the
-//!   current key may have occurred before. Without a repetition the call is one key
-//!   comparison per two plies back to the last capture or null move; with one it
-//!   classifies the cycle's moves (threat sets, bounded mate probes), typically
-//!   tens of microseconds per move — use [`repetition_cached`] with one
-//!   [`ClassCache`] per thread so that a cycle met again costs a few lookups.
-//! * **Fold.** Pass `fold = 3` when the earlier occurrences lie at or before the
-//!   root (the real game must reach the 待判局面 of §23.1) and `fold = 2` when the
-//!   cycle lies wholly after the root (the opponent can always complete it), as
-//!   Pikafish does.
-//! * **Draws** ([`Outcome::Draw`]) score as a draw at once.
-//! * **Wins** ([`Outcome::Win`]: the side that just moved completed a cycle in
-//!   which it is the violator) score as a win, but *not as a mate score*: use a
-//!   band just inside the mate bounds that the TT never stores as a mate (or do not
-//!   store it at all), and at 2-fold only narrow the window (`alpha = max(alpha,
-//!   draw)`) unless the repetition is at 3-fold — the false mate scores of
-//!   `3aka3/4n4/9/9/9/9/9/7C1/7r1/3AK4 w` and `5R3/4k4/9/4r4/9/9/5p3/5A3/5K3/9 b`
-//!   come from trusting 2-fold rule verdicts as exact.
-//! * **Losses** ([`Outcome::Loss`]: the side to move is the violator but the other
-//!   side completed the cycle) mean the side to move must now vary (§23.5.2): keep
-//!   searching — the move that continues the cycle will meet a `Win` for the
-//!   opponent one ply later. Only when [`Repetition::immediate`] is set (CXA
-//!   unilateral 長將, §23.5.1) is the position lost at once.
-//! * Rule-dependent scores depend on the path: mix a "has repeated" bit into the TT
-//!   key, or do not store them.
-//! * **Sixty moves**: [`super::sixty_moves`] is one comparison until 120 plies have
-//!   passed without a capture; when it holds, score a draw unless the side to move
-//!   has no legal move (mate and 困斃 still lose).
+//! # How a search uses it
+//!
+//! * **Filter first.** [`repetition`] scans back one key comparison per two plies
+//!   to the last capture or null move, so a search calls it only when its own key
+//!   filter says the position may have occurred before. With a repetition it
+//!   classifies the cycle's moves (threat sets, bounded mate probes), typically tens
+//!   of microseconds per move: keep one [`ClassCache`] per search thread so that a
+//!   cycle met again costs a few lookups.
+//! * **Fold.** `fold = 3` when the earlier occurrences lie at or before the root
+//!   (the real game must reach the 待判局面 of §23.1), `fold = 2` when the cycle lies
+//!   wholly after the root (the opponent can always complete it), as Pikafish does.
+//! * **Scores.** A draw scores as a draw. A cycle completed by its violator
+//!   ([`Verdict::loser`] is the side that just moved) is a win for the side to move
+//!   — not a mate score, and at two-fold only a floor of a draw: trusting two-fold
+//!   verdicts as exact gives false mates (`3aka3/4n4/9/9/9/9/9/7C1/7r1/3AK4 w`,
+//!   `5R3/4k4/9/4r4/9/9/5p3/5A3/5K3/9 b`). A violator to move must vary
+//!   (§23.5.2): play goes on, unless its violation loses at once (CXA unilateral
+//!   長將, §23.5.1). Rule-dependent scores depend on the path: keep them out of the
+//!   transposition table or salt its key. [`crate::search::repetition`] does all
+//!   this.
 
-use super::cycle::{self, ClassCache, analyse, idle_on_both_sides};
+use super::classify::{ClassCache, Label, MoveClass, classify_cached};
+use super::cycle::{self, Cycle};
 use super::ruleset::RuleSet;
-use crate::core::{Color, Position};
+use super::verdict::{Identities, Pattern, Verdict};
+use crate::core::{Color, Move, Position};
 
-/// How a repetition ends, seen by the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// Nobody must vary: a draw.
-    Draw,
-    /// The side that just moved is the violator.
-    Win,
-    /// The side to move is the violator.
-    Loss,
+/// True if both sides play an idle move (閒) somewhere in `cycle` (which ends at
+/// the current position of `pos`): then neither side's moves are all forbidden or
+/// all checks (CXA §25.2), nor does either chase one piece with every move (AXF),
+/// so the cycle is a draw under both rule sets without classifying the rest. Walks
+/// back from the end and stops as soon as the answer is known — the search's
+/// shortcut for the commonest cycle, two sides shuffling.
+pub fn idle_on_both_sides(
+    pos: &Position,
+    cycle: Cycle,
+    rules: RuleSet,
+    mut cache: Option<&mut ClassCache>,
+) -> bool {
+    debug_assert_eq!(cycle.ply, pos.game_ply());
+    let mut line = pos.clone();
+    let mut idle = [false; 2];
+    for _ in cycle.start..cycle.ply {
+        let m = line.state().mv;
+        line.unmake_move();
+        let class = classify_cached(&mut line, m, rules, cache.as_deref_mut());
+        if class.label() == Label::Idle {
+            idle[class.side.index()] = true;
+            if idle == [true, true] {
+                return true;
+            }
+        }
+    }
+    false
 }
 
-/// The repetition ending at the current position.
+/// A cycle with every judged move classified and the ruling.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Where the cycle lies.
+    pub cycle: Cycle,
+    /// Side to move at the repeated position.
+    pub to_move: Color,
+    /// The judged moves: the ply each one leads to, and its classification.
+    pub moves: Vec<(usize, MoveClass)>,
+    /// Red's pattern.
+    pub red: Pattern,
+    /// Black's pattern.
+    pub black: Pattern,
+    /// The ruling.
+    pub verdict: Verdict,
+}
+
+/// Classifies the moves of `cycle` (which ends at the current position of `pos`)
+/// and rules on it.
+pub fn analyse(
+    pos: &Position,
+    cycle: Cycle,
+    rules: RuleSet,
+    mut cache: Option<&mut ClassCache>,
+) -> Analysis {
+    debug_assert_eq!(cycle.ply, pos.game_ply());
+    let mut line = pos.clone();
+    for _ in cycle.start..cycle.ply {
+        line.unmake_move();
+    }
+    let mut ids = Identities::new(line.occupied());
+    let mut moves = Vec::with_capacity(cycle.ply - cycle.start);
+    let mut patterns = [Pattern::default(), Pattern::default()];
+    for j in cycle.start + 1..=cycle.ply {
+        let m = pos.history().get(j).map_or(pos.state().mv, |s| s.mv);
+        let class = classify_cached(&mut line, m, rules, cache.as_deref_mut());
+        patterns[class.side.index()].add(&class);
+        ids.record(class.side, m.from(), m.to(), class.victims());
+        line.make_move(m);
+        moves.push((j, class));
+    }
+    for c in Color::ALL {
+        patterns[c.index()].same_piece_chased = ids.same_piece(c);
+    }
+    let [red, black] = patterns;
+    let verdict = (rules.policy().verdict)(&red, &black);
+    Analysis {
+        cycle,
+        to_move: pos.side_to_move(),
+        moves,
+        red,
+        black,
+        verdict,
+    }
+}
+
+/// A repetition ending at the current position, ruled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Repetition {
-    /// How many times the position has occurred (this time included).
-    pub occurrences: u32,
-    /// The ruling for the side to move.
-    pub outcome: Outcome,
-    /// The side that must vary, if any.
-    pub must_vary: Option<Color>,
-    /// The violator loses at once (CXA unilateral 長將, §23.5.1).
-    pub immediate: bool,
+    /// Where the cycle lies and how often the position has occurred.
+    pub cycle: Cycle,
+    /// The ruling.
+    pub verdict: Verdict,
 }
 
-/// Decides the repetition ending at the current position of `pos`: `None` if the
+/// Rules on the repetition ending at the current position of `pos`: `None` if the
 /// position has occurred fewer than `fold` times since the last capture or null
-/// move (§23.2: a position reached by a capture does not count); otherwise the
-/// occurrences and the ruling from the side to move's point of view. Cycles that
-/// began before the search root are judged like any other, since `pos.history()`
-/// holds the game too.
+/// move (counted by the rule set, §23.2); otherwise the cycle and its verdict.
+/// Cycles that began before a search root are judged like any other, since
+/// `pos.history()` holds the game too. `cache`, if given, remembers classifications
+/// across calls.
 ///
 /// ```
-/// use chuhan_engine::core::Position;
-/// use chuhan_engine::rules::{repetition, Outcome, RuleSet};
+/// use chuhan_engine::core::{Color, Position};
+/// use chuhan_engine::rules::{repetition, RuleSet};
 /// // Red checks with the rook forever; black's king steps up and back.
 /// let mut pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
-/// assert!(repetition(&pos, RuleSet::Cxa2011, 3).is_none());
+/// assert!(repetition(&pos, RuleSet::Cxa2011, 3, None).is_none());
 /// for m in "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9".split(' ') {
 ///     pos.make_move(m.parse().unwrap());
 /// }
-/// let r = repetition(&pos, RuleSet::Cxa2011, 3).unwrap();
-/// assert_eq!(r.outcome, Outcome::Win); // black to move; red checked perpetually
-/// assert!(r.immediate);
+/// let r = repetition(&pos, RuleSet::Cxa2011, 3, None).unwrap();
+/// assert_eq!(r.cycle.occurrences, 3);
+/// // Black to move; red, the perpetual checker, completed the cycle and loses.
+/// assert_eq!(r.verdict.loser(Color::Black), Some(Color::Red));
+/// assert!(r.verdict.immediate);
 /// ```
-pub fn repetition(pos: &Position, rules: RuleSet, fold: u32) -> Option<Repetition> {
-    rule(pos, rules, fold, None)
-}
-
-/// [`repetition`] with a classification memo: within one search the same cycle
-/// moves are met again and again, and each classification costs tens of
-/// microseconds (threat sets, bounded mate probes). Keep one [`ClassCache`] per
-/// search thread.
-pub fn repetition_cached(
+pub fn repetition(
     pos: &Position,
     rules: RuleSet,
     fold: u32,
-    cache: &mut ClassCache,
+    mut cache: Option<&mut ClassCache>,
 ) -> Option<Repetition> {
-    rule(pos, rules, fold, Some(cache))
-}
-
-fn rule(
-    pos: &Position,
-    rules: RuleSet,
-    fold: u32,
-    cache: Option<&mut ClassCache>,
-) -> Option<Repetition> {
-    let found = cycle::find(pos, fold, rules)?;
-    let mut cache = cache;
-    if idle_on_both_sides(pos, found, rules, cache.as_deref_mut()) {
-        return Some(Repetition {
-            occurrences: found.occurrences,
-            outcome: Outcome::Draw,
-            must_vary: None,
-            immediate: false,
-        });
-    }
-    let a = analyse(pos, found, rules, cache);
-    let stm = pos.side_to_move();
-    let outcome = match a.verdict.must_vary {
-        None => Outcome::Draw,
-        Some(c) if c == stm => Outcome::Loss,
-        Some(_) => Outcome::Win,
+    let cycle = cycle::find(pos, fold, rules)?;
+    let verdict = if idle_on_both_sides(pos, cycle, rules, cache.as_deref_mut()) {
+        // Each side's pattern holds an idle move, so neither is forbidden, checks
+        // perpetually or chases one piece with every move: the table rules on
+        // that alone.
+        let idle = Pattern {
+            moves: 1,
+            idles: 1,
+            ..Pattern::default()
+        };
+        (rules.policy().verdict)(&idle, &idle)
+    } else {
+        analyse(pos, cycle, rules, cache).verdict
     };
-    Some(Repetition {
-        occurrences: found.occurrences,
-        outcome,
-        must_vary: a.verdict.must_vary,
-        immediate: a.verdict.immediate,
-    })
+    Some(Repetition { cycle, verdict })
+}
+
+/// What playing a move does under the repetition rules (ChessDB's `queryrule`
+/// answers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MoveRuling {
+    /// It completes no cycle ruled against anybody: nothing to say.
+    None,
+    /// It completes, for the third time, a cycle ruled a draw.
+    Draw,
+    /// It completes, for the third time, a cycle in which its mover is the violator:
+    /// forbidden.
+    Ban,
+}
+
+impl MoveRuling {
+    /// The ruling on a move of `mover` that completes a cycle ruled `verdict`
+    /// (`None`: it completes none).
+    pub fn of(verdict: Option<&Verdict>, mover: Color) -> MoveRuling {
+        match verdict.map(|v| v.must_vary) {
+            None => MoveRuling::None,
+            Some(None) => MoveRuling::Draw,
+            Some(Some(v)) if v == mover => MoveRuling::Ban,
+            Some(Some(_)) => MoveRuling::None,
+        }
+    }
+}
+
+/// The legal moves of the side to move that the rules forbid
+/// ([`MoveRuling::Ban`]): each would complete, for the third time, a cycle in which
+/// the mover is the violator.
+///
+/// ```
+/// use chuhan_engine::core::{Move, Position};
+/// use chuhan_engine::rules::{forbidden_moves, RuleSet};
+/// let mut pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
+/// for m in "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9".split(' ') {
+///     pos.make_move(m.parse().unwrap());
+/// }
+/// // The fifth check in a row would bring the position after a0a9 back a third time.
+/// let a8a9: Move = "a8a9".parse().unwrap();
+/// assert_eq!(forbidden_moves(&pos, RuleSet::Cxa2011, None), vec![a8a9]);
+/// ```
+pub fn forbidden_moves(
+    pos: &Position,
+    rules: RuleSet,
+    mut cache: Option<&mut ClassCache>,
+) -> Vec<Move> {
+    let mover = pos.side_to_move();
+    let mut line = pos.clone();
+    let mut out = Vec::new();
+    for &m in pos.legal_moves().iter() {
+        line.make_move(m);
+        let r = repetition(&line, rules, 3, cache.as_deref_mut());
+        if MoveRuling::of(r.as_ref().map(|r| &r.verdict), mover) == MoveRuling::Ban {
+            out.push(m);
+        }
+        line.unmake_move();
+    }
+    out
 }
 
 #[cfg(test)]
@@ -143,15 +251,17 @@ mod tests {
             for rules in RuleSet::ALL {
                 for fold in [2, 3] {
                     assert_eq!(
-                        repetition(&pos, rules, fold),
-                        repetition_cached(&pos, rules, fold, &mut cache)
+                        repetition(&pos, rules, fold, None),
+                        repetition(&pos, rules, fold, Some(&mut cache))
                     );
                 }
             }
         }
         assert!(!cache.is_empty());
-        // Two-fold: black to move after a8a9 the second time, red the violator.
-        let r = repetition(&pos, RuleSet::Axf, 2).unwrap();
-        assert_eq!((r.outcome, r.must_vary), (Outcome::Loss, Some(Color::Red)));
+        // Two-fold: red to move after e9e8 the second time, red the violator, who
+        // must vary.
+        let r = repetition(&pos, RuleSet::Axf, 2, None).unwrap();
+        assert_eq!(r.verdict.must_vary, Some(Color::Red));
+        assert_eq!(r.verdict.loser(Color::Red), None);
     }
 }

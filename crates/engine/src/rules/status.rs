@@ -2,8 +2,10 @@
 //! sixty-move natural limit and dead positions — what a match runner or the daemon
 //! asks after every move.
 
-use super::cycle::{self, Analysis, ClassCache, analyse};
+use super::classify::ClassCache;
+use super::cycle;
 use super::params;
+use super::repetition::{Analysis, analyse};
 use super::ruleset::RuleSet;
 use crate::core::{Color, GameResult, PieceKind, Position, Terminal};
 
@@ -98,8 +100,7 @@ pub fn status_with(pos: &Position, rules: RuleSet, cache: Option<&mut ClassCache
         let a = analyse(pos, c, rules, cache);
         let winner = match a.verdict.must_vary {
             None => Some(GameResult::Draw),
-            Some(v) if a.verdict.immediate || v != stm => Some(GameResult::win_for(!v)),
-            Some(_) => None,
+            Some(_) => a.verdict.loser(stm).map(|l| GameResult::win_for(!l)),
         };
         return GameStatus {
             status: Status::Repetition,

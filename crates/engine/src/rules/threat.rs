@@ -154,8 +154,9 @@ fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Opti
     let attacker = board.piece_at(a).expect("attacker");
     let victim = board.piece_at(v).expect("victim");
     let rook = victim.kind == PieceKind::Rook;
+    let policy = scope.rules.policy();
     if attacker.kind == PieceKind::Pawn
-        && !(rook && scope.rules == RuleSet::Cxa2011)
+        && !(rook && policy.pawn_chases_rook)
         && !unmasks_check(board, a, v)
     {
         return None;
@@ -165,9 +166,9 @@ fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Opti
         && board.pseudo_targets(v).has(a)
         && legal(board, v, a, scope.ignore)
     {
-        // 兌 (§24.4): the other piece can take first. §26.9 (CXA): the offer is a
-        // chase when accepting it loses material.
-        if scope.rules != RuleSet::Cxa2011 {
+        // 兌 (§24.4): the other piece can take first. §26.9: the offer is a chase
+        // when accepting it loses material.
+        if !policy.offers_can_chase {
             return None;
         }
         let loss = acceptance_loss(board, a, v, scope.ignore);
@@ -183,8 +184,8 @@ fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Opti
             gain: loss,
         });
     }
-    let o = exchange::outcome(board, a, v, scope.ignore);
-    if scope.rules == RuleSet::Cxa2011
+    let o = exchange::worth(board, a, v, scope.ignore);
+    if policy.even_exchange_is_offer
         && !scope.on_move
         && o.rooted
         && offers_even_exchange(board, v, scope)
@@ -196,7 +197,7 @@ fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Opti
         return None;
     }
     let value = value_at(board, v);
-    let exposure = if scope.rules == RuleSet::Cxa2011 {
+    let exposure = if policy.counts_exposure {
         o.exposure
     } else {
         0
@@ -213,9 +214,7 @@ fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Opti
             },
             single,
         )
-    } else if joint > 0 && scope.rules == RuleSet::Cxa2011 {
-        // AXF counts a piece with a legal recapture as protected, however many
-        // attackers it faces (AXF diagrams 29-31, 86-89).
+    } else if joint > 0 && policy.joint_chases {
         (
             if rook {
                 ChaseKind::JointRook

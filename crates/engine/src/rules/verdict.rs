@@ -8,6 +8,7 @@ use super::classify::{Label, MoveClass};
 use super::ruleset::RuleSet;
 use super::threat::ChaseKind;
 use crate::core::{Bitboard, Color, Square};
+use std::fmt;
 
 /// One side's moves over a cycle, summarised.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -93,89 +94,156 @@ impl Pattern {
         self.forbidden() && self.chases == self.moves && self.single_chases < self.chases
     }
 
-    /// The pattern's name under `rules`, e.g. 長將, 一將一捉, 長捉車, 閒.
+    /// The pattern's name under `rules`, e.g. 長將, 一將一捉, 長捉車, 閒
+    /// ([`Policy::pattern_name`](super::policy::Policy::pattern_name)).
     pub fn name(&self, rules: RuleSet) -> String {
-        if self.moves == 0 {
-            return "—".to_string();
-        }
-        if rules == RuleSet::Axf {
-            return if self.perpetual_check() {
-                "長將".to_string()
-            } else if self.same_piece_chased {
-                "長捉".to_string()
-            } else if self.idles == self.moves {
-                "閒".to_string()
-            } else {
-                "允許".to_string()
-            };
-        }
-        if self.perpetual_check() {
-            return "長將".to_string();
-        }
-        let chase = || {
-            if self.chases == 0 {
-                ""
-            } else if self.single_chases < self.chases {
-                "聯合捉"
-            } else if self.rook_chases == self.chases {
-                "捉車"
-            } else if self.rook_chases > 0 {
-                "捉車/捉無根子"
-            } else {
-                "捉無根子"
-            }
-        };
-        if self.forbidden() {
-            let kinds = [
-                (self.checks > 0, "將"),
-                (self.mates > 0, "殺"),
-                (self.chases > 0, "捉"),
-            ];
-            let present: Vec<&str> = kinds.iter().filter(|k| k.0).map(|k| k.1).collect();
-            if present.len() == 1 {
-                return match present[0] {
-                    "殺" => "長殺".to_string(),
-                    _ => format!("長{}", chase()),
-                };
-            }
-            let mut s = String::new();
-            for k in &present {
-                s.push('一');
-                if *k == "捉" {
-                    s.push_str(chase());
-                } else {
-                    s.push_str(k);
-                }
-            }
-            return s;
-        }
-        if self.idles == self.moves {
-            return "閒".to_string();
-        }
-        let mut s = String::new();
-        for (n, k) in [(self.checks, "將"), (self.mates, "殺"), (self.chases, "捉")] {
-            if n > 0 {
-                s.push_str(if n == 1 { "一" } else { "數" });
-                s.push_str(k);
-            }
-        }
-        s.push_str("一閒");
-        s
+        (rules.policy().pattern_name)(self)
     }
 }
 
+/// The AXF name of a pattern: 長將, 長捉 (one piece chased by every move), 閒 (every
+/// move idle) or 允許 (allowed), "—" for no move.
+pub fn axf_name(p: &Pattern) -> String {
+    let name = if p.moves == 0 {
+        "—"
+    } else if p.perpetual_check() {
+        "長將"
+    } else if p.same_piece_chased {
+        "長捉"
+    } else if p.idles == p.moves {
+        "閒"
+    } else {
+        "允許"
+    };
+    name.to_string()
+}
+
+/// The CXA name of a pattern (§24.9–24.14): 長將, 長殺, 長捉車, 長捉無根子, 長聯合捉,
+/// 一將一殺, 一將一捉車, ... for forbidden patterns; 閒, 一捉一閒, 數將一閒, ... for
+/// allowed ones; "—" for no move.
+pub fn cxa_name(p: &Pattern) -> String {
+    if p.moves == 0 {
+        return "—".to_string();
+    }
+    if p.perpetual_check() {
+        return "長將".to_string();
+    }
+    let chase = || {
+        if p.chases == 0 {
+            ""
+        } else if p.single_chases < p.chases {
+            "聯合捉"
+        } else if p.rook_chases == p.chases {
+            "捉車"
+        } else if p.rook_chases > 0 {
+            "捉車/捉無根子"
+        } else {
+            "捉無根子"
+        }
+    };
+    if p.forbidden() {
+        let kinds = [
+            (p.checks > 0, "將"),
+            (p.mates > 0, "殺"),
+            (p.chases > 0, "捉"),
+        ];
+        let present: Vec<&str> = kinds.iter().filter(|k| k.0).map(|k| k.1).collect();
+        if present.len() == 1 {
+            return match present[0] {
+                "殺" => "長殺".to_string(),
+                _ => format!("長{}", chase()),
+            };
+        }
+        let mut s = String::new();
+        for k in &present {
+            s.push('一');
+            if *k == "捉" {
+                s.push_str(chase());
+            } else {
+                s.push_str(k);
+            }
+        }
+        return s;
+    }
+    if p.idles == p.moves {
+        return "閒".to_string();
+    }
+    let mut s = String::new();
+    for (n, k) in [(p.checks, "將"), (p.mates, "殺"), (p.chases, "捉")] {
+        if n > 0 {
+            s.push_str(if n == 1 { "一" } else { "數" });
+            s.push_str(k);
+        }
+    }
+    s.push_str("一閒");
+    s
+}
+
+/// An article a ruling applies: a section of the CXA 2011 rules or a named AXF rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Article {
+    /// A section of the CXA 2011 rules by number, e.g. `25.1` (cited as §25.1).
+    Cxa(&'static str),
+    /// An AXF rule by name, e.g. `AXF perpetual check`.
+    Axf(&'static str),
+}
+
+impl Article {
+    /// The article as JSON gives it: the section number (`25.1`) or the AXF name.
+    pub fn code(self) -> &'static str {
+        match self {
+            Article::Cxa(s) | Article::Axf(s) => s,
+        }
+    }
+}
+
+impl fmt::Display for Article {
+    /// `§25.1`, or the AXF rule's name.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Article::Cxa(s) => write!(f, "§{s}"),
+            Article::Axf(s) => f.write_str(s),
+        }
+    }
+}
+
+impl serde::Serialize for Article {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.code())
+    }
+}
+
+/// A rule as a verdict cites it: the articles and the rule in words (with our
+/// reading where the text is terse).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clause {
+    /// The articles applied.
+    pub articles: &'static [Article],
+    /// The rule in words.
+    pub reason: &'static str,
+}
+
 /// The ruling on a cycle.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Verdict {
-    /// The side whose moves are forbidden and must vary; `None` for a draw.
+    /// The side whose moves are forbidden and must vary (the violator); `None` for
+    /// a draw.
     pub must_vary: Option<Color>,
     /// The violator loses at once instead of being asked to vary (§23.5.1:
     /// unilateral 長將 under CXA).
     pub immediate: bool,
-    /// The articles applied.
-    pub articles: Vec<&'static str>,
-    /// The row's wording.
-    pub reason: &'static str,
+    /// The rule applied.
+    pub clause: &'static Clause,
+}
+
+impl Verdict {
+    /// The side that loses by this verdict with `to_move` to play: the violator if
+    /// it has just completed the cycle (it did not vary, §23.5.2.2) or if its
+    /// violation loses at once (§23.5.1); `None` for a draw, or while the violator
+    /// is to move and may still vary.
+    pub fn loser(&self, to_move: Color) -> Option<Color> {
+        self.must_vary.filter(|&v| self.immediate || v != to_move)
+    }
 }
 
 /// Which of the two sides a row names.
@@ -190,145 +258,187 @@ enum Varies {
 /// One row of the CXA table: when `applies(this, other)` holds for some side (tried
 /// red first), the ruling is `varies` with respect to that side.
 pub struct Row {
-    /// Article(s) cited.
-    pub articles: &'static [&'static str],
-    /// The rule in words (with our reading where the text is terse).
-    pub reason: &'static str,
+    /// The rule the row applies.
+    pub clause: Clause,
     applies: fn(&Pattern, &Pattern) -> bool,
     varies: Varies,
     immediate: bool,
 }
 
-/// The CXA 2011 verdict table (§23.5, §25, §26.8), tried top to bottom.
+/// The CXA 2011 verdict table (§23.5, §25, §26.8), tried top to bottom; the last
+/// row always applies.
 pub static CXA_TABLE: [Row; 8] = [
     Row {
-        articles: &["25.1", "23.5.1"],
-        reason: "unilateral perpetual check (單方長將) is never allowed and loses at once",
+        clause: Clause {
+            articles: &[Article::Cxa("25.1"), Article::Cxa("23.5.1")],
+            reason: "unilateral perpetual check (單方長將) is never allowed and loses at once",
+        },
         applies: |a, b| a.perpetual_check() && !b.perpetual_check(),
         varies: Varies::ThisSide,
         immediate: true,
     },
     Row {
-        articles: &["25.1", "26.8.4"],
-        reason: "both sides check perpetually: §25.1 forbids only unilateral 長將 and 長將 \
-                 is not among the §26.8.1–26.8.3 patterns, so the game is drawn",
+        clause: Clause {
+            articles: &[Article::Cxa("25.1"), Article::Cxa("26.8.4")],
+            reason: "both sides check perpetually: §25.1 forbids only unilateral 長將 and \
+                     長將 is not among the §26.8.1–26.8.3 patterns, so the game is drawn",
+        },
         applies: |a, b| a.perpetual_check() && b.perpetual_check(),
         varies: Varies::Nobody,
         immediate: false,
     },
     Row {
-        articles: &["25.2", "23.5.2.1"],
-        reason: "both sides play allowed moves (允許著法): drawn if neither varies",
+        clause: Clause {
+            articles: &[Article::Cxa("25.2"), Article::Cxa("23.5.2.1")],
+            reason: "both sides play allowed moves (允許著法): drawn if neither varies",
+        },
         applies: |a, b| !a.forbidden() && !b.forbidden(),
         varies: Varies::Nobody,
         immediate: false,
     },
     Row {
-        articles: &["25.3", "23.5.2.2"],
-        reason: "one side plays forbidden moves (禁止著法), the other allowed ones: the \
-                 former must vary",
+        clause: Clause {
+            articles: &[Article::Cxa("25.3"), Article::Cxa("23.5.2.2")],
+            reason: "one side plays forbidden moves (禁止著法), the other allowed ones: the \
+                     former must vary",
+        },
         applies: |a, b| a.forbidden() && !b.forbidden(),
         varies: Varies::ThisSide,
         immediate: false,
     },
     Row {
-        articles: &["26.8.2"],
-        reason: "both forbidden: 長捉車 by one side against 聯合捉車 by the other — the \
-                 former must vary",
+        clause: Clause {
+            articles: &[Article::Cxa("26.8.2")],
+            reason: "both forbidden: 長捉車 by one side against 聯合捉車 by the other — the \
+                     former must vary",
+        },
         applies: |a, b| a.perpetual_rook_chase() && b.joint_chase() && b.rook_chases > 0,
         varies: Varies::ThisSide,
         immediate: false,
     },
     Row {
-        articles: &["26.8.3"],
-        reason: "both forbidden: 長捉無根子 by one side against 聯合捉 of an unrooted piece \
-                 by the other — the former must vary",
+        clause: Clause {
+            articles: &[Article::Cxa("26.8.3")],
+            reason: "both forbidden: 長捉無根子 by one side against 聯合捉 of an unrooted \
+                     piece by the other — the former must vary",
+        },
         applies: |a, b| a.perpetual_unrooted_chase() && b.joint_chase(),
         varies: Varies::ThisSide,
         immediate: false,
     },
     Row {
-        articles: &["26.8.1"],
-        reason: "both forbidden: one side alone plays a §26.8.1 pattern (長殺, 一將一殺, \
-                 長捉車, 長捉無根子, 一將(殺)一捉車(無根子), 一捉車一捉無根子) — it must vary. \
-                 Reading: 單方 = only one side plays such a pattern; the other side's \
-                 forbidden pattern is a lesser one (a 聯合捉 of some kind)",
+        clause: Clause {
+            articles: &[Article::Cxa("26.8.1")],
+            reason: "both forbidden: one side alone plays a §26.8.1 pattern (長殺, 一將一殺, \
+                     長捉車, 長捉無根子, 一將(殺)一捉車(無根子), 一捉車一捉無根子) — it must vary. \
+                     Reading: 單方 = only one side plays such a pattern; the other side's \
+                     forbidden pattern is a lesser one (a 聯合捉 of some kind)",
+        },
         applies: |a, b| a.serious() && !b.serious(),
         varies: Varies::ThisSide,
         immediate: false,
     },
     Row {
-        articles: &["26.8.4"],
-        reason: "both forbidden, none of §26.8.1–26.8.3 singles out one side: drawn if \
-                 neither varies",
+        clause: Clause {
+            articles: &[Article::Cxa("26.8.4")],
+            reason: "both forbidden, none of §26.8.1–26.8.3 singles out one side: drawn if \
+                     neither varies",
+        },
         applies: |_, _| true,
         varies: Varies::Nobody,
         immediate: false,
     },
 ];
 
-/// The CXA 2011 ruling for patterns `red` and `black`.
+/// The CXA 2011 ruling for patterns `red` and `black` ([`CXA_TABLE`]).
 pub fn cxa(red: &Pattern, black: &Pattern) -> Verdict {
-    for row in CXA_TABLE.iter() {
-        for (side, a, b) in [(Color::Red, red, black), (Color::Black, black, red)] {
-            if (row.applies)(a, b) {
-                return Verdict {
-                    must_vary: match row.varies {
-                        Varies::Nobody => None,
-                        Varies::ThisSide => Some(side),
-                    },
-                    immediate: row.immediate,
-                    articles: row.articles.to_vec(),
-                    reason: row.reason,
-                };
-            }
-        }
+    let sides = [(Color::Red, red, black), (Color::Black, black, red)];
+    let (row, side) = CXA_TABLE
+        .iter()
+        .find_map(|row| {
+            sides
+                .iter()
+                .find(|(_, a, b)| (row.applies)(a, b))
+                .map(|&(side, _, _)| (row, side))
+        })
+        .unwrap_or((&CXA_TABLE[CXA_TABLE.len() - 1], Color::Red));
+    Verdict {
+        must_vary: match row.varies {
+            Varies::Nobody => None,
+            Varies::ThisSide => Some(side),
+        },
+        immediate: row.immediate,
+        clause: &row.clause,
     }
-    unreachable!("the last row always applies")
 }
 
 /// One AXF violation, in order of severity.
 pub struct AxfRow {
-    /// The rule's name.
-    pub article: &'static str,
-    /// The rule in words.
-    pub reason: &'static str,
-    violation: fn(&Pattern) -> bool,
+    /// A side committing the violation alone must vary.
+    pub violation: Clause,
+    /// Both sides commit it: a draw.
+    pub mutual: Clause,
+    applies: fn(&Pattern) -> bool,
 }
 
 /// The AXF violations, most severe first: a side committing one the other does not
-/// must vary; both committing the same one is a draw; neither is a draw.
+/// must vary; both committing the same one is a draw; neither is a draw
+/// ([`AXF_ALLOWED`]).
 pub static AXF_TABLE: [AxfRow; 2] = [
     AxfRow {
-        article: "AXF perpetual check",
-        reason: "perpetual check (長將) is forbidden and outranks a chase",
-        violation: Pattern::perpetual_check,
+        violation: Clause {
+            articles: &[Article::Axf("AXF perpetual check")],
+            reason: "perpetual check (長將) is forbidden and outranks a chase",
+        },
+        mutual: Clause {
+            articles: &[
+                Article::Axf("AXF perpetual check"),
+                Article::Axf("AXF mutual"),
+            ],
+            reason: AXF_MUTUAL,
+        },
+        applies: Pattern::perpetual_check,
     },
     AxfRow {
-        article: "AXF perpetual chase",
-        reason: "perpetually chasing the same piece (長捉) is forbidden",
-        violation: |p| p.same_piece_chased,
+        violation: Clause {
+            articles: &[Article::Axf("AXF perpetual chase")],
+            reason: "perpetually chasing the same piece (長捉) is forbidden",
+        },
+        mutual: Clause {
+            articles: &[
+                Article::Axf("AXF perpetual chase"),
+                Article::Axf("AXF mutual"),
+            ],
+            reason: AXF_MUTUAL,
+        },
+        applies: |p| p.same_piece_chased,
     },
 ];
+
+const AXF_MUTUAL: &str = "both sides commit the same violation: draw";
+
+/// AXF: neither side commits a violation.
+pub static AXF_ALLOWED: Clause = Clause {
+    articles: &[Article::Axf("AXF allowed")],
+    reason: "neither side checks or chases one piece perpetually: draw",
+};
 
 /// The AXF ruling for patterns `red` and `black` ([`AXF_TABLE`]).
 pub fn axf(red: &Pattern, black: &Pattern) -> Verdict {
     for row in AXF_TABLE.iter() {
-        match ((row.violation)(red), (row.violation)(black)) {
+        match ((row.applies)(red), (row.applies)(black)) {
             (true, true) => {
                 return Verdict {
                     must_vary: None,
                     immediate: false,
-                    articles: vec![row.article, "AXF mutual"],
-                    reason: "both sides commit the same violation: draw",
+                    clause: &row.mutual,
                 };
             }
             (r, b) if r != b => {
                 return Verdict {
                     must_vary: Some(if r { Color::Red } else { Color::Black }),
                     immediate: false,
-                    articles: vec![row.article],
-                    reason: row.reason,
+                    clause: &row.violation,
                 };
             }
             _ => {}
@@ -337,8 +447,7 @@ pub fn axf(red: &Pattern, black: &Pattern) -> Verdict {
     Verdict {
         must_vary: None,
         immediate: false,
-        articles: vec!["AXF allowed"],
-        reason: "neither side checks or chases one piece perpetually: draw",
+        clause: &AXF_ALLOWED,
     }
 }
 
@@ -390,6 +499,10 @@ impl Identities {
 mod tests {
     use super::*;
 
+    fn codes(v: &Verdict) -> Vec<&'static str> {
+        v.clause.articles.iter().map(|a| a.code()).collect()
+    }
+
     fn pat(checks: u32, mates: u32, chases: u32, single: u32, rook: u32, idles: u32) -> Pattern {
         Pattern {
             moves: checks + mates + chases + idles,
@@ -418,31 +531,28 @@ mod tests {
 
         let v = cxa(&check, &idle);
         assert_eq!((v.must_vary, v.immediate), (Some(Color::Red), true));
-        assert_eq!(v.articles, ["25.1", "23.5.1"]);
+        assert_eq!(codes(&v), ["25.1", "23.5.1"]);
         let v = cxa(&rook, &check);
         assert_eq!((v.must_vary, v.immediate), (Some(Color::Black), true));
         assert_eq!(cxa(&check, &check).must_vary, None);
         assert_eq!(cxa(&idle, &one_check).must_vary, None);
         assert_eq!(cxa(&idle, &mate).must_vary, Some(Color::Black));
-        assert_eq!(cxa(&check_chase, &idle).articles, ["25.3", "23.5.2.2"]);
+        assert_eq!(codes(&cxa(&check_chase, &idle)), ["25.3", "23.5.2.2"]);
         // §26.8.2 and §26.8.3.
         let v = cxa(&rook, &joint_rook);
-        assert_eq!(
-            (v.must_vary, v.articles.clone()),
-            (Some(Color::Red), vec!["26.8.2"])
-        );
+        assert_eq!((v.must_vary, codes(&v)), (Some(Color::Red), vec!["26.8.2"]));
         let v = cxa(&joint, &unrooted);
         assert_eq!(
-            (v.must_vary, v.articles.clone()),
+            (v.must_vary, codes(&v)),
             (Some(Color::Black), vec!["26.8.3"])
         );
         // §26.8.1: 長殺 against a joint chase; 一將一捉 against a joint chase.
-        assert_eq!(cxa(&joint, &mate).articles, ["26.8.1"]);
+        assert_eq!(codes(&cxa(&joint, &mate)), ["26.8.1"]);
         assert_eq!(cxa(&joint, &mate).must_vary, Some(Color::Black));
         assert_eq!(cxa(&check_chase, &check_joint).must_vary, Some(Color::Red));
         // §26.8.4: both serious, or both lesser.
         assert_eq!(cxa(&mate, &rook).must_vary, None);
-        assert_eq!(cxa(&mate, &rook).articles, ["26.8.4"]);
+        assert_eq!(codes(&cxa(&mate, &rook)), ["26.8.4"]);
         assert_eq!(cxa(&joint, &check_joint).must_vary, None);
     }
 

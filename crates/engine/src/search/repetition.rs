@@ -1,7 +1,10 @@
-//! Game-history verdicts inside the search: repetitions judged by the 棋例 (CXA 2011
-//! or AXF, through [`rules::repetition_cached`]) and the 60-move rule.
+//! What the game's history makes a node worth to the search: repetitions ruled by
+//! the 棋例 (CXA 2011 or AXF — the ruling is [`rules::repetition`]'s) and the
+//! 60-move rule.
 //!
-//! This is the one place that decides what a repeated position is worth.
+//! The search keeps only what is its own: a cheap key filter in front of the rules,
+//! the choice of fold by where the root lies, a memo of rulings per cycle, and the
+//! mapping of a ruling to a [`HistoryScore`].
 //!
 //! * **Filter first.** The scan back through the history runs only when the
 //!   [`RepetitionFilter`] says the key occurred before (a small counting table of key
@@ -14,15 +17,15 @@
 //!   win is not trusted as a win. A second occurrence whose first one is at or before
 //!   the root is no verdict yet (the game must reach the 待判局面 of §23.1).
 //! * **Scores.** Draws score as draws. A cycle completed for good by its violator is
-//!   a rule win for the other side ([`Verdict::RuleWin`]): the search scores it in the
+//!   a rule win for the other side ([`HistoryScore::RuleWin`]): the search scores it in the
 //!   rule band of [`crate::search::score::RULE_WIN`], never as a mate, and never cuts
 //!   off on such values from the transposition table. A two-fold completed by its
-//!   violator only narrows the window ([`Verdict::AtLeastDraw`]: the other side can
+//!   violator only narrows the window ([`HistoryScore::AtLeastDraw`]: the other side can
 //!   always repeat, so it holds at least a draw; Pikafish's scheme). A cycle whose
 //!   violator is the side to move (the opponent completed it) means it must vary:
 //!   the search goes on, and the move that continues the cycle meets a rule win for
 //!   the opponent one ply later — except CXA unilateral 長將 at the third occurrence,
-//!   which loses at once (§23.5.1, [`Verdict::RuleLoss`]).
+//!   which loses at once (§23.5.1, [`HistoryScore::RuleLoss`]).
 //! * **TT hygiene.** Besides the band, the table key of a position that may repeat
 //!   carries a salt ([`crate::search::tt::table_key`]), so path-dependent values are
 //!   not shared with the same placement reached afresh.
@@ -31,7 +34,7 @@
 //!   side to move has no legal move: then it is mated.
 
 use crate::core::{Move, Position};
-use crate::rules::{self, ClassCache, Outcome, RuleSet};
+use crate::rules::{self, ClassCache, RuleSet};
 use std::fmt;
 use std::str::FromStr;
 
@@ -91,9 +94,9 @@ impl FromStr for RepetitionRules {
     }
 }
 
-/// The result of a history-dependent rule for the side to move.
+/// What a history-dependent rule makes the current node worth to its side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum HistoryScore {
     /// The game is drawn here (a repetition ruled a draw, or the 60-move rule).
     Draw,
     /// No legal move at the 60-move limit: mated (困斃 or checkmate still lose).
@@ -182,7 +185,7 @@ const MEMO_ENTRIES: usize = 1 << 12;
 /// for the price of a short scan.
 pub struct Referee {
     classes: ClassCache,
-    verdicts: Vec<(u64, Option<Verdict>)>,
+    verdicts: Vec<(u64, Option<HistoryScore>)>,
 }
 
 impl Default for Referee {
@@ -239,12 +242,12 @@ pub fn judge(
     ply: usize,
     rules: RepetitionRules,
     referee: &mut Referee,
-) -> Option<Verdict> {
+) -> Option<HistoryScore> {
     if rules::sixty_moves(pos) {
         return Some(if pos.has_legal_move() {
-            Verdict::Draw
+            HistoryScore::Draw
         } else {
-            Verdict::Mated
+            HistoryScore::Mated
         });
     }
     if !filter.maybe_repeated(pos.key()) {
@@ -264,7 +267,7 @@ pub fn judge(
             if seen == 0 {
                 in_tree = i < ply;
                 if in_tree && rules == RepetitionRules::AllDraws {
-                    return Some(Verdict::Draw);
+                    return Some(HistoryScore::Draw);
                 }
             }
             seen += 1;
@@ -276,7 +279,7 @@ pub fn judge(
         i += 2;
     }
     let RepetitionRules::Judged(set) = rules else {
-        return (seen == 2).then_some(Verdict::Draw);
+        return (seen == 2).then_some(HistoryScore::Draw);
     };
     let threefold = seen == 2;
     if !threefold && !in_tree {
@@ -292,71 +295,59 @@ pub fn judge(
     v
 }
 
-/// Asks the rules about a repetition the scan found: `threefold` if the position
+/// Asks the rules about a repetition the scan found (`threefold` if the position
 /// occurred twice before, `in_tree` if the latest earlier occurrence lies strictly
-/// after the root.
+/// after the root) and maps the ruling to a score.
 fn rule(
     pos: &Position,
     set: RuleSet,
     threefold: bool,
     in_tree: bool,
     cache: &mut ClassCache,
-) -> Option<Verdict> {
+) -> Option<HistoryScore> {
     // The rules count for themselves (under CXA a position reached by a capture is
     // not counted), so a three-fold here may be a two-fold there.
     let rep = if threefold {
-        rules::repetition_cached(pos, set, 3, cache)
+        rules::repetition(pos, set, 3, Some(cache))
     } else {
         None
     };
     let rep = match rep {
         Some(r) => r,
-        None if in_tree => rules::repetition_cached(pos, set, 2, cache)?,
+        None if in_tree => rules::repetition(pos, set, 2, Some(cache))?,
         None => return None,
     };
-    let definite = rep.occurrences >= 3;
-    match rep.outcome {
-        Outcome::Draw => Some(Verdict::Draw),
-        Outcome::Win if definite => Some(Verdict::RuleWin),
-        Outcome::Win => Some(Verdict::AtLeastDraw),
-        Outcome::Loss if definite && rep.immediate => Some(Verdict::RuleLoss),
-        Outcome::Loss => None,
+    let definite = rep.cycle.occurrences >= 3;
+    let stm = pos.side_to_move();
+    match rep.verdict.must_vary {
+        None => Some(HistoryScore::Draw),
+        Some(v) if v != stm && definite => Some(HistoryScore::RuleWin),
+        Some(v) if v != stm => Some(HistoryScore::AtLeastDraw),
+        Some(_) if definite && rep.verdict.immediate => Some(HistoryScore::RuleLoss),
+        Some(_) => None,
     }
 }
 
-/// The legal moves of the side to move that `rules` forbid: each would complete,
-/// for the third time, a cycle in which the mover is the violator (the moves
-/// [`rules::judge`] marks `ban`). Empty under [`RepetitionRules::AllDraws`].
+/// The legal moves of the side to move that `rules` forbid
+/// ([`rules::forbidden_moves`]); none under [`RepetitionRules::AllDraws`].
 ///
 /// ```
-/// use chuhan_engine::core::{Move, Position};
+/// use chuhan_engine::core::Position;
 /// use chuhan_engine::search::repetition::{forbidden_moves, RepetitionRules};
 /// let mut pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
 /// for m in "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9".split(' ') {
 ///     pos.make_move(m.parse().unwrap());
 /// }
-/// // The fifth check in a row would bring the position after a0a9 back a third time.
-/// let a8a9: Move = "a8a9".parse().unwrap();
-/// assert_eq!(forbidden_moves(&pos, RepetitionRules::default()), vec![a8a9]);
+/// assert_eq!(forbidden_moves(&pos, RepetitionRules::default()).len(), 1);
 /// assert!(forbidden_moves(&pos, RepetitionRules::AllDraws).is_empty());
 /// ```
 pub fn forbidden_moves(pos: &Position, rules: RepetitionRules) -> Vec<Move> {
-    let RepetitionRules::Judged(set) = rules else {
-        return Vec::new();
-    };
-    let mut line = pos.clone();
-    let mut cache = ClassCache::new();
-    let mut out = Vec::new();
-    for &m in pos.legal_moves().iter() {
-        line.make_move(m);
-        if rules::repetition_cached(&line, set, 3, &mut cache)
-            .is_some_and(|r| r.outcome == Outcome::Win)
-        {
-            out.push(m);
+    match rules {
+        RepetitionRules::Judged(set) => {
+            rules::forbidden_moves(pos, set, Some(&mut ClassCache::new()))
         }
-        line.unmake_move();
+        RepetitionRules::AllDraws => Vec::new(),
     }
-    out
 }
 
 #[cfg(test)]
@@ -389,15 +380,19 @@ mod tests {
         // Back at the start position after 4 plies: a draw inside a search whose
         // root was before the first occurrence; not when the first occurrence is
         // the root itself or before it (only a two-fold).
-        assert_eq!(judge(&pos, &f, 5, draws, c), Some(Verdict::Draw));
+        assert_eq!(judge(&pos, &f, 5, draws, c), Some(HistoryScore::Draw));
         assert_eq!(judge(&pos, &f, 4, draws, c), None);
         assert_eq!(judge(&pos, &f, 0, draws, c), None);
         // Idle moves on both sides: the rules say the same.
-        assert_eq!(judge(&pos, &f, 5, CXA, c), Some(Verdict::Draw));
+        assert_eq!(judge(&pos, &f, 5, CXA, c), Some(HistoryScore::Draw));
         assert_eq!(judge(&pos, &f, 0, AXF, c), None);
         play(&mut pos, &mut f, "a1a2 e9f9 a2a1 f9e9");
-        assert_eq!(judge(&pos, &f, 0, draws, c), Some(Verdict::Draw), "3-fold");
-        assert_eq!(judge(&pos, &f, 0, CXA, c), Some(Verdict::Draw));
+        assert_eq!(
+            judge(&pos, &f, 0, draws, c),
+            Some(HistoryScore::Draw),
+            "3-fold"
+        );
+        assert_eq!(judge(&pos, &f, 0, CXA, c), Some(HistoryScore::Draw));
     }
 
     #[test]
@@ -409,12 +404,15 @@ mod tests {
         // Black to move, the position after a0a9 for the second time; red, the
         // checker, completed the cycle.
         for rules in [CXA, AXF] {
-            assert_eq!(judge(&pos, &f, 5, rules, c), Some(Verdict::AtLeastDraw));
+            assert_eq!(
+                judge(&pos, &f, 5, rules, c),
+                Some(HistoryScore::AtLeastDraw)
+            );
             assert_eq!(judge(&pos, &f, 4, rules, c), None, "first one at the root");
         }
         assert_eq!(
             judge(&pos, &f, 5, RepetitionRules::AllDraws, c),
-            Some(Verdict::Draw)
+            Some(HistoryScore::Draw)
         );
         play(&mut pos, &mut f, "e9e8");
         // Red to move and the violator (black completed the cycle): red must vary,
@@ -424,13 +422,13 @@ mod tests {
         // Third time: red loses by the rules, wherever the root is.
         for rules in [CXA, AXF] {
             for ply in [0, 3, 9] {
-                assert_eq!(judge(&pos, &f, ply, rules, c), Some(Verdict::RuleWin));
+                assert_eq!(judge(&pos, &f, ply, rules, c), Some(HistoryScore::RuleWin));
             }
         }
         play(&mut pos, &mut f, "e9e8");
         // Red to move at the third occurrence: CXA unilateral 長將 loses at once;
         // under AXF red must vary.
-        assert_eq!(judge(&pos, &f, 0, CXA, c), Some(Verdict::RuleLoss));
+        assert_eq!(judge(&pos, &f, 0, CXA, c), Some(HistoryScore::RuleLoss));
         assert_eq!(judge(&pos, &f, 0, AXF, c), None);
         assert!(c.classifications() > 0);
     }
@@ -440,10 +438,10 @@ mod tests {
         let c = &mut Referee::new();
         let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 120 80").unwrap();
         let f = RepetitionFilter::new();
-        assert_eq!(judge(&pos, &f, 3, CXA, c), Some(Verdict::Draw));
+        assert_eq!(judge(&pos, &f, 3, CXA, c), Some(HistoryScore::Draw));
         // No legal move at the limit still loses.
         let pos = Position::from_fen("3k5/R8/9/9/9/9/9/9/9/4K4 b - - 120 80").unwrap();
-        assert_eq!(judge(&pos, &f, 3, CXA, c), Some(Verdict::Mated));
+        assert_eq!(judge(&pos, &f, 3, CXA, c), Some(HistoryScore::Mated));
         let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 119 80").unwrap();
         assert_eq!(judge(&pos, &f, 3, CXA, c), None);
     }

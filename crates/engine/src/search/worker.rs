@@ -9,7 +9,7 @@ use crate::search::history::{self, CorrectionKeys, History, PieceTo};
 use crate::search::limits::Limits;
 use crate::search::params::*;
 use crate::search::picker::{MovePicker, OrderContext};
-use crate::search::repetition::{self, Referee, RepetitionFilter, Verdict};
+use crate::search::repetition::{self, HistoryScore, Referee, RepetitionFilter};
 use crate::search::score::*;
 use crate::search::see;
 use crate::search::settings::{Pruning, Settings};
@@ -275,11 +275,11 @@ impl<'a> Worker<'a> {
     ) -> Result<Value, Value> {
         match self.judge_history(ply) {
             None => Ok(-INFINITE),
-            Some(Verdict::Draw) => Err(self.draw_value()),
-            Some(Verdict::Mated) => Err(mated_in(ply)),
-            Some(Verdict::RuleWin) => Err(rule_win_in(ply)),
-            Some(Verdict::RuleLoss) => Err(rule_loss_in(ply)),
-            Some(Verdict::AtLeastDraw) => {
+            Some(HistoryScore::Draw) => Err(self.draw_value()),
+            Some(HistoryScore::Mated) => Err(mated_in(ply)),
+            Some(HistoryScore::RuleWin) => Err(rule_win_in(ply)),
+            Some(HistoryScore::RuleLoss) => Err(rule_loss_in(ply)),
+            Some(HistoryScore::AtLeastDraw) => {
                 let floor = self.draw_value() - 1;
                 *alpha = (*alpha).max(floor);
                 if *alpha >= beta {
@@ -292,7 +292,7 @@ impl<'a> Worker<'a> {
     }
 
     /// The history rules' verdict at this node (see [`repetition::judge`]).
-    fn judge_history(&mut self, ply: usize) -> Option<Verdict> {
+    fn judge_history(&mut self, ply: usize) -> Option<HistoryScore> {
         repetition::judge(
             &self.pos,
             &self.filter,
