@@ -144,18 +144,14 @@ fn ruling_svg(end: &Position, j: &Judgement) -> String {
     };
     let mut arrows = Vec::new();
     for (k, (_, c)) in period.iter().enumerate() {
-        let Ok(m) = c.mv.parse::<Move>() else {
-            continue;
-        };
-        let style = if c.side == r.must_vary {
+        let m = c.mv;
+        let style = if Some(c.side) == r.must_vary {
             ArrowStyle::Red
         } else {
             ArrowStyle::Blue
         };
         let mut arrow = Arrow::new(m, style);
-        let same = |(_, o): &&(usize, &CycleMove)| {
-            o.mv.parse::<Move>().is_ok_and(|o| squares(o) == squares(m))
-        };
+        let same = |(_, o): &&(usize, &CycleMove)| squares(o.mv) == squares(m);
         if !period[..k].iter().any(|x| same(&x)) {
             let label: Vec<String> = period[k..]
                 .iter()
@@ -168,10 +164,10 @@ fn ruling_svg(end: &Position, j: &Judgement) -> String {
     }
     // Labelled arrows last, so no later arrow hides a label.
     arrows.sort_by_key(|a| a.label.is_some());
-    let ruling = match r.must_vary.as_str() {
-        "none" => "no violator: a draw if neither side varies".to_string(),
-        s if r.immediate => format!("violator: {s}, who loses at once"),
-        s => format!("violator: {s}, who must vary"),
+    let ruling = match r.must_vary {
+        None => "no violator: a draw if neither side varies".to_string(),
+        Some(s) if r.immediate => format!("violator: {s}, who loses at once"),
+        Some(s) => format!("violator: {s}, who must vary"),
     };
     let caption = format!(
         "{ruling} ({})\nred {}, black {}\nplies {}–{}; the position has occurred {} times",

@@ -32,8 +32,7 @@ fn ruling(case: &Case, rules: RuleSet) -> (String, Vec<String>) {
     };
     let got = match &j.repetition {
         None => "none".to_string(),
-        Some(r) if r.must_vary == "none" => "draw".to_string(),
-        Some(r) => r.must_vary.clone(),
+        Some(r) => r.must_vary.map_or("draw", |c| c.name()).to_string(),
     };
     (got, j.report_lines())
 }
@@ -589,7 +588,9 @@ mod articles {
         let moves: Vec<&str> = moves.split_whitespace().collect();
         let j = judge(Some(fen), &moves, rules).unwrap();
         let r = j.repetition.expect("a repetition");
-        (r.must_vary, r.articles, j.status, j.winner)
+        let vary = r.must_vary.map_or("none", |c| c.name()).to_string();
+        let articles = r.articles.iter().map(|a| a.code().to_string()).collect();
+        (vary, articles, j.status, j.winner)
     }
 
     #[test]
@@ -688,15 +689,10 @@ mod properties {
             let legal = pos.legal_moves();
             for rules in RuleSet::ALL {
                 let j = judge_position(&pos, rules);
-                let listed: Vec<String> = j.moves.iter().map(|m| m.mv.clone()).collect();
-                let expected: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
-                prop_assert_eq!(listed, expected);
-                for m in &j.moves {
-                    prop_assert!(["none", "draw", "ban"].contains(&m.verdict.as_str()));
-                }
+                let listed: Vec<Move> = j.moves.iter().map(|m| m.mv).collect();
+                prop_assert_eq!(listed.as_slice(), legal.as_slice());
                 if let Some(r) = &j.repetition {
                     prop_assert!(r.occurrences >= 3);
-                    prop_assert!(["red", "black", "none"].contains(&r.must_vary.as_str()));
                     prop_assert!(!r.cycle.is_empty() && r.cycle.len() % 2 == 0);
                 }
                 match pos.terminal() {
@@ -711,8 +707,8 @@ mod properties {
                 let rep = repetition(&pos, rules, 3, None);
                 if j.status == Status::Repetition {
                     let r = rep.expect("a repetition");
-                    let vary = j.repetition.as_ref().map(|r| r.must_vary.clone());
-                    prop_assert_eq!(vary, Some(r.verdict.must_vary.map_or("none", |c| c.name()).to_string()));
+                    let vary = j.repetition.as_ref().map(|r| r.must_vary);
+                    prop_assert_eq!(vary, Some(r.verdict.must_vary));
                     if r.verdict.must_vary.is_none() {
                         prop_assert_eq!(j.winner, Some(GameResult::Draw));
                     }
@@ -725,6 +721,20 @@ mod properties {
                 let v: serde_json::Value = serde_json::from_str(&line).unwrap();
                 for key in ["rules", "fen", "status", "winner", "repetition", "moves"] {
                     prop_assert!(v.get(key).is_some(), "missing {}", key);
+                }
+                // The typed fields are written as text: ICCS moves, side names,
+                // the three move verdicts.
+                for (m, jm) in j.moves.iter().zip(v["moves"].as_array().unwrap()) {
+                    let iccs = m.mv.to_string();
+                    prop_assert_eq!(jm["move"].as_str(), Some(iccs.as_str()));
+                    prop_assert!(["none", "draw", "ban"].contains(&jm["verdict"].as_str().unwrap()));
+                }
+                if let Some(r) = v["repetition"].as_object() {
+                    prop_assert!(["red", "black", "none"].contains(&r["must_vary"].as_str().unwrap()));
+                    for c in r["cycle"].as_array().unwrap() {
+                        prop_assert!(["red", "black"].contains(&c["side"].as_str().unwrap()));
+                        prop_assert!(["將", "殺", "捉", "閒"].contains(&c["kind"].as_str().unwrap()));
+                    }
                 }
             }
         }

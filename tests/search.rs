@@ -2,7 +2,7 @@
 //! brute-force solver, and the engine never answering an illegal or banned move.
 
 use chuhan_engine::core::{Move, Position, perft};
-use chuhan_engine::rules::{RuleSet, judge_position};
+use chuhan_engine::rules::{MoveRuling, RuleSet, judge_position};
 use chuhan_engine::search::history::History;
 use chuhan_engine::search::picker::{MovePicker, OrderContext};
 use chuhan_engine::search::repetition::RepetitionRules;
@@ -484,8 +484,8 @@ static BAN_POSITIONS: LazyLock<Vec<(Position, RuleSet, Vec<Move>)>> = LazyLock::
                 let banned: Vec<Move> = judge_position(&pos, rules)
                     .moves
                     .iter()
-                    .filter(|v| v.verdict == "ban")
-                    .map(|v| v.mv.parse().unwrap())
+                    .filter(|v| v.verdict == MoveRuling::Ban)
+                    .map(|v| v.mv)
                     .collect();
                 if !banned.is_empty() {
                     out.push((pos.clone(), rules, banned));

@@ -30,6 +30,7 @@ use super::ruleset::RuleSet;
 use super::threat::{self, ChaseKind, Means, Scope, Threat};
 use crate::core::{Bitboard, Board, Color, Move, PieceKind, Position, Square, State};
 use std::collections::HashMap;
+use std::fmt;
 
 /// The label of one move (§24.1–24.3, §24.8), heaviest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -53,6 +54,13 @@ impl Label {
             Label::Chase => "捉",
             Label::Idle => "閒",
         }
+    }
+}
+
+impl fmt::Display for Label {
+    /// The Chinese term.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -3,13 +3,14 @@
 //! of the side to move — in one serialisable [`Judgement`]. The `chuhan judge`
 //! command and the daemon's `judge` command print it.
 
-use super::classify::ClassCache;
+use super::classify::{ClassCache, Label};
 use super::cycle;
-use super::repetition::{Analysis, analyse};
+use super::repetition::{Analysis, MoveRuling, analyse};
 use super::ruleset::RuleSet;
 use super::status::{Status, status_with};
+use super::threat::ChaseKind;
 use super::verdict::Article;
-use crate::core::{Color, FenError, GameResult, Move, Position};
+use crate::core::{Color, FenError, GameResult, Move, Position, Square};
 use serde::Serialize;
 use std::fmt;
 
@@ -40,16 +41,18 @@ pub struct Judgement {
 /// The ruling on one repetition.
 #[derive(Clone, Debug, Serialize)]
 pub struct RepetitionReport {
-    /// The side whose moves are forbidden: `red`, `black` or `none`.
-    pub must_vary: String,
+    /// The side whose moves are forbidden (the violator), `None` for a draw;
+    /// written `red`, `black` or `none`.
+    #[serde(serialize_with = "side_or_none")]
+    pub must_vary: Option<Color>,
     /// How many times the position has occurred.
     pub occurrences: u32,
-    /// Red's pattern (長將, 長捉車, 一將一捉, 閒, ...).
+    /// Red's pattern (長將, 長捉車, 一將一捉, 閒, ...; [`Pattern::name`](super::verdict::Pattern::name)).
     pub red: String,
     /// Black's pattern.
     pub black: String,
-    /// Articles applied.
-    pub articles: Vec<String>,
+    /// Articles applied, written as section numbers (`25.1`) or AXF rule names.
+    pub articles: &'static [Article],
     /// The judged moves in order.
     pub cycle: Vec<CycleMove>,
     /// Ply of the repeated position.
@@ -57,7 +60,7 @@ pub struct RepetitionReport {
     /// The violator loses at once (CXA unilateral 長將, §23.5.1).
     pub immediate: bool,
     /// The applied rule in words.
-    pub reason: String,
+    pub reason: &'static str,
 }
 
 /// One classified move of a cycle.
@@ -65,17 +68,21 @@ pub struct RepetitionReport {
 pub struct CycleMove {
     /// The ply the move leads to.
     pub ply: usize,
-    /// The move (ICCS).
-    #[serde(rename = "move")]
-    pub mv: String,
-    /// Who played it.
-    pub side: String,
-    /// 將, 殺, 捉 or 閒.
-    pub kind: String,
-    /// Squares of the chased pieces (after the move).
-    pub targets: Vec<String>,
+    /// The move, written in ICCS.
+    #[serde(rename = "move", serialize_with = "as_text")]
+    pub mv: Move,
+    /// Who played it, written `red` or `black`.
+    #[serde(serialize_with = "as_text")]
+    pub side: Color,
+    /// Its label, written 將, 殺, 捉 or 閒.
+    #[serde(serialize_with = "as_text")]
+    pub kind: Label,
+    /// Squares of the pieces it counts as chasing (after the move).
+    #[serde(serialize_with = "all_as_text")]
+    pub targets: Vec<Square>,
     /// The chase kinds (捉車, 捉無根子, 聯合捉車, 聯合捉子), one per target.
-    pub chases: Vec<String>,
+    #[serde(serialize_with = "all_as_text")]
+    pub chases: Vec<ChaseKind>,
     /// Why, citing the article.
     pub why: String,
 }
@@ -83,13 +90,15 @@ pub struct CycleMove {
 /// The verdict on one legal move of the side to move.
 #[derive(Clone, Debug, Serialize)]
 pub struct MoveVerdict {
-    /// The move (ICCS).
-    #[serde(rename = "move")]
-    pub mv: String,
-    /// `ban`: playing it makes the mover the violator of a cycle; `draw`: it
-    /// completes a cycle ruled a draw; `none` otherwise.
-    pub verdict: String,
-    /// Why.
+    /// The move, written in ICCS.
+    #[serde(rename = "move", serialize_with = "as_text")]
+    pub mv: Move,
+    /// What playing it does: `ban` (it makes the mover the violator of a cycle
+    /// completed for the third time), `draw` (it completes a cycle ruled a draw),
+    /// `none` otherwise.
+    #[serde(serialize_with = "as_text")]
+    pub verdict: MoveRuling,
+    /// Why (empty when it completes no cycle).
     pub why: String,
 }
 
@@ -187,51 +196,14 @@ pub fn judge_position(pos: &Position, rules: RuleSet) -> Judgement {
         None => latest_repetition(pos, rules, &mut cache),
     };
     let mut line = pos.clone();
-    let mut verdicts = Vec::new();
     let mover = pos.side_to_move();
+    let mut verdicts = Vec::new();
     for &m in pos.legal_moves().iter() {
         line.make_move(m);
-        let (verdict, why) = match cycle::find(&line, 3, rules) {
-            None => ("none", String::new()),
-            Some(c) => {
-                let a = analyse(&line, c, rules, Some(&mut cache));
-                let v = &a.verdict;
-                match v.must_vary {
-                    None => (
-                        "draw",
-                        format!(
-                            "completes a cycle ruled a draw ({})",
-                            cite(v.clause.articles)
-                        ),
-                    ),
-                    Some(s) if s == mover => (
-                        "ban",
-                        format!(
-                            "completes a cycle in which {} plays {} and must vary ({})",
-                            s,
-                            pattern_of(&a, s, rules),
-                            cite(v.clause.articles)
-                        ),
-                    ),
-                    Some(s) => (
-                        "none",
-                        format!(
-                            "completes a cycle in which {} plays {} and {} ({})",
-                            s,
-                            pattern_of(&a, s, rules),
-                            if v.immediate { "loses" } else { "must vary" },
-                            cite(v.clause.articles)
-                        ),
-                    ),
-                }
-            }
-        };
+        let completed =
+            cycle::find(&line, 3, rules).map(|c| analyse(&line, c, rules, Some(&mut cache)));
         line.unmake_move();
-        verdicts.push(MoveVerdict {
-            mv: m.to_string(),
-            verdict: verdict.to_string(),
-            why,
-        });
+        verdicts.push(move_verdict(m, mover, completed.as_ref(), rules));
     }
     Judgement {
         rules,
@@ -264,15 +236,69 @@ fn latest_repetition(
     None
 }
 
-/// A judgement's `winner` field: the winner's colour name or `draw`, `null` while
-/// play goes on.
-fn winner_json<S: serde::Serializer>(winner: &Option<GameResult>, s: S) -> Result<S::Ok, S::Error> {
-    match winner {
-        Some(r) => s.serialize_str(r.winner_name()),
-        None => s.serialize_none(),
+/// The verdict on `m`, a move of `mover` that completes the cycle `completed` (if
+/// any) for the third time.
+fn move_verdict(
+    m: Move,
+    mover: Color,
+    completed: Option<&Analysis>,
+    rules: RuleSet,
+) -> MoveVerdict {
+    let why = match completed {
+        None => String::new(),
+        Some(a) => {
+            let v = &a.verdict;
+            let cited = cite(v.clause.articles);
+            match v.must_vary {
+                None => format!("completes a cycle ruled a draw ({cited})"),
+                Some(s) => format!(
+                    "completes a cycle in which {s} plays {} and {} ({cited})",
+                    a.pattern(s).name(rules),
+                    if s != mover && v.immediate {
+                        "loses"
+                    } else {
+                        "must vary"
+                    },
+                ),
+            }
+        }
+    };
+    MoveVerdict {
+        mv: m,
+        verdict: MoveRuling::of(completed.map(|a| &a.verdict), mover),
+        why,
     }
 }
 
+/// The report on the analysed cycle `a`.
+fn report(a: &Analysis, rules: RuleSet) -> RepetitionReport {
+    let v = &a.verdict;
+    RepetitionReport {
+        must_vary: v.must_vary,
+        occurrences: a.cycle.occurrences,
+        red: a.red.name(rules),
+        black: a.black.name(rules),
+        articles: v.clause.articles,
+        cycle: a
+            .moves
+            .iter()
+            .map(|(ply, c)| CycleMove {
+                ply: *ply,
+                mv: c.mv,
+                side: c.side,
+                kind: c.label(),
+                targets: c.counted_chases().iter().map(|t| t.victim).collect(),
+                chases: c.counted_chases().iter().map(|t| t.kind).collect(),
+                why: c.why(),
+            })
+            .collect(),
+        ply: a.cycle.ply,
+        immediate: v.immediate,
+        reason: v.clause.reason,
+    }
+}
+
+/// Articles as a report cites them: `§25.3, §23.5.2.2`.
 fn cite(articles: &[Article]) -> String {
     articles
         .iter()
@@ -281,50 +307,27 @@ fn cite(articles: &[Article]) -> String {
         .join(", ")
 }
 
-fn pattern_of(a: &Analysis, c: Color, rules: RuleSet) -> String {
-    match c {
-        Color::Red => a.red.name(rules),
-        Color::Black => a.black.name(rules),
-    }
+/// Serialises a value as its text ([`fmt::Display`]).
+fn as_text<T: fmt::Display, S: serde::Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
 }
 
-fn report(a: &Analysis, rules: RuleSet) -> RepetitionReport {
-    let v = &a.verdict;
-    RepetitionReport {
-        must_vary: v.must_vary.map_or("none", |c| c.name()).to_string(),
-        occurrences: a.cycle.occurrences,
-        red: a.red.name(rules),
-        black: a.black.name(rules),
-        articles: v
-            .clause
-            .articles
-            .iter()
-            .map(|a| a.code().to_string())
-            .collect(),
-        cycle: a
-            .moves
-            .iter()
-            .map(|(ply, c)| CycleMove {
-                ply: *ply,
-                mv: c.mv.to_string(),
-                side: c.side.name().to_string(),
-                kind: c.label().name().to_string(),
-                targets: c
-                    .counted_chases()
-                    .iter()
-                    .map(|t| t.victim.to_string())
-                    .collect(),
-                chases: c
-                    .counted_chases()
-                    .iter()
-                    .map(|t| t.kind.name().to_string())
-                    .collect(),
-                why: c.why(),
-            })
-            .collect(),
-        ply: a.cycle.ply,
-        immediate: v.immediate,
-        reason: v.clause.reason.to_string(),
+/// Serialises values as an array of their texts.
+fn all_as_text<T: fmt::Display, S: serde::Serializer>(v: &[T], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(v.iter().map(|x| x.to_string()))
+}
+
+/// A side, or `none`.
+fn side_or_none<S: serde::Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(c.map_or("none", Color::name))
+}
+
+/// A judgement's `winner` field: the winner's colour name or `draw`, `null` while
+/// play goes on.
+fn winner_json<S: serde::Serializer>(winner: &Option<GameResult>, s: S) -> Result<S::Ok, S::Error> {
+    match winner {
+        Some(r) => s.serialize_str(r.winner_name()),
+        None => s.serialize_none(),
     }
 }
 
@@ -370,44 +373,49 @@ impl Judgement {
                     let targets = if c.targets.is_empty() {
                         String::new()
                     } else {
-                        format!(" [{}]", c.targets.join(" "))
+                        let squares: Vec<String> =
+                            c.targets.iter().map(|t| t.to_string()).collect();
+                        format!(" [{}]", squares.join(" "))
                     };
                     out.push(format!(
                         "  ply {:>3} {:<5} {} {}{} — {}",
-                        c.ply, c.side, c.mv, c.kind, targets, c.why
+                        c.ply,
+                        c.side.name(),
+                        c.mv,
+                        c.kind,
+                        targets,
+                        c.why
                     ));
                 }
                 out.push(format!("  red: {}; black: {}", r.red, r.black));
-                let arts = r
-                    .articles
-                    .iter()
-                    .map(|a| {
-                        if a.starts_with("AXF") {
-                            a.clone()
-                        } else {
-                            format!("§{a}")
-                        }
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let ruling = match r.must_vary.as_str() {
-                    "none" => "nobody must vary: drawn if neither side varies".to_string(),
-                    s if r.immediate => format!("{s} loses at once"),
-                    s => format!("{s} must vary"),
+                let ruling = match r.must_vary {
+                    None => "nobody must vary: drawn if neither side varies".to_string(),
+                    Some(s) if r.immediate => format!("{s} loses at once"),
+                    Some(s) => format!("{s} must vary"),
                 };
-                out.push(format!("  ruling ({arts}): {ruling} — {}", r.reason));
+                out.push(format!(
+                    "  ruling ({}): {ruling} — {}",
+                    cite(r.articles),
+                    r.reason
+                ));
             }
         }
         let flagged: Vec<&MoveVerdict> = self
             .moves
             .iter()
-            .filter(|m| m.verdict != "none" || !m.why.is_empty())
+            .filter(|m| m.verdict != MoveRuling::None || !m.why.is_empty())
             .collect();
         out.push(format!(
             "legal moves: {} ({} banned, {} drawing)",
             self.moves.len(),
-            self.moves.iter().filter(|m| m.verdict == "ban").count(),
-            self.moves.iter().filter(|m| m.verdict == "draw").count()
+            self.moves
+                .iter()
+                .filter(|m| m.verdict == MoveRuling::Ban)
+                .count(),
+            self.moves
+                .iter()
+                .filter(|m| m.verdict == MoveRuling::Draw)
+                .count()
         ));
         for m in flagged {
             out.push(format!("  {} {}: {}", m.mv, m.verdict, m.why));

@@ -37,6 +37,7 @@ use super::cycle::{self, Cycle};
 use super::ruleset::RuleSet;
 use super::verdict::{Identities, Pattern, Verdict};
 use crate::core::{Color, Move, Position};
+use std::fmt;
 
 /// True if both sides play an idle move (閒) somewhere in `cycle` (which ends at
 /// the current position of `pos`): then neither side's moves are all forbidden or
@@ -82,6 +83,16 @@ pub struct Analysis {
     pub black: Pattern,
     /// The ruling.
     pub verdict: Verdict,
+}
+
+impl Analysis {
+    /// The pattern of `side`.
+    pub fn pattern(&self, side: Color) -> &Pattern {
+        match side {
+            Color::Red => &self.red,
+            Color::Black => &self.black,
+        }
+    }
 }
 
 /// Classifies the moves of `cycle` (which ends at the current position of `pos`)
@@ -179,8 +190,7 @@ pub fn repetition(
 
 /// What playing a move does under the repetition rules (ChessDB's `queryrule`
 /// answers).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MoveRuling {
     /// It completes no cycle ruled against anybody: nothing to say.
     None,
@@ -192,6 +202,15 @@ pub enum MoveRuling {
 }
 
 impl MoveRuling {
+    /// The name used in JSON and reports: `none`, `draw` or `ban`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            MoveRuling::None => "none",
+            MoveRuling::Draw => "draw",
+            MoveRuling::Ban => "ban",
+        }
+    }
+
     /// The ruling on a move of `mover` that completes a cycle ruled `verdict`
     /// (`None`: it completes none).
     pub fn of(verdict: Option<&Verdict>, mover: Color) -> MoveRuling {
@@ -201,6 +220,12 @@ impl MoveRuling {
             Some(Some(v)) if v == mover => MoveRuling::Ban,
             Some(Some(_)) => MoveRuling::None,
         }
+    }
+}
+
+impl fmt::Display for MoveRuling {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -21,6 +21,7 @@
 use super::exchange::{self, legal, value_at};
 use super::ruleset::RuleSet;
 use crate::core::{Bitboard, Board, Color, PieceKind, Square};
+use std::fmt;
 
 /// The kind of a chase, as §26.8 distinguishes them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -50,6 +51,13 @@ impl ChaseKind {
             ChaseKind::JointRook => "聯合捉車",
             ChaseKind::Joint => "聯合捉子",
         }
+    }
+}
+
+impl fmt::Display for ChaseKind {
+    /// The Chinese term.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
