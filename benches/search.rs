@@ -2,11 +2,12 @@
 //! and a fixed-depth search.
 
 use chuhan_engine::core::{Move, Position};
+use chuhan_engine::engine::{Engine, EngineOption};
 use chuhan_engine::eval::{EvalConfig, evaluate};
 use chuhan_engine::search::bench::POSITIONS;
 use chuhan_engine::search::history::History;
 use chuhan_engine::search::picker::{MovePicker, OrderContext};
-use chuhan_engine::search::{Engine, EngineOption, Limits, see};
+use chuhan_engine::search::{Limits, see};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 

@@ -2,13 +2,14 @@
 //! brute-force solver, and the engine never answering an illegal or banned move.
 
 use chuhan_engine::core::{Move, Position, perft};
+use chuhan_engine::engine::{Engine, EngineOption};
 use chuhan_engine::rules::{MoveRuling, RuleSet, judge_position};
+use chuhan_engine::search::Limits;
 use chuhan_engine::search::history::History;
 use chuhan_engine::search::picker::{MovePicker, OrderContext};
 use chuhan_engine::search::repetition::RepetitionRules;
 use chuhan_engine::search::score::Score;
 use chuhan_engine::search::score::{RULE_BOUND, Value, is_mate};
-use chuhan_engine::search::{Engine, EngineOption, Limits};
 use proptest::prelude::*;
 use std::sync::LazyLock;
 
@@ -239,40 +240,61 @@ fn banned_and_searchmoves_are_respected() {
     assert!(best == all[5] || best == all[7]);
 }
 
-struct OneMoveBook(Move);
-
-impl chuhan_engine::search::OpeningBook for OneMoveBook {
-    fn pick(
-        &self,
-        pos: &Position,
-        banned: &[Move],
-        _randomness: chuhan_engine::book::Randomness,
-        _seed: u64,
-    ) -> Option<chuhan_engine::book::BookMove> {
-        (pos.game_ply() == 0 && !banned.contains(&self.0)).then_some(
-            chuhan_engine::book::BookMove {
-                mv: self.0,
-                weight: 1,
-                wdl: None,
-            },
-        )
-    }
+/// A book file (in the temporary directory) whose only entry is `mv` from the
+/// start position.
+fn one_move_book(mv: Move) -> std::path::PathBuf {
+    let mut asm = chuhan_engine::book::BookAssembler::new();
+    let entry = chuhan_engine::book::BookMove {
+        mv,
+        weight: 1,
+        wdl: None,
+    };
+    asm.add(&Position::startpos(), entry).unwrap();
+    let path = std::env::temp_dir().join(format!("chuhan-search-{}.book", std::process::id()));
+    std::fs::write(&path, asm.finish().to_bytes()).unwrap();
+    path
 }
 
 #[test]
 fn the_book_answers_before_any_search() {
     let book_move: Move = "c3c4".parse().unwrap();
+    let path = one_move_book(book_move);
     let mut e = Engine::new();
-    e.set_book(Some(Box::new(OneMoveBook(book_move))));
+    // No book until one is named.
+    assert!(e.search(Limits::depth(3)).unwrap().nodes > 0);
+    e.set_option(EngineOption::BookFiles(path.display().to_string()))
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
     let b = e.search(Limits::depth(6)).unwrap();
     assert_eq!((b.best, b.nodes), (Some(book_move), 0));
-    // Not when the book is off, nor when the book move is banned.
+    // Not when the book is off, nor when the book move is banned, nor when
+    // analysing.
     e.set_option(EngineOption::UseBook(false)).unwrap();
     assert!(e.search(Limits::depth(3)).unwrap().nodes > 0);
     e.set_option(EngineOption::UseBook(true)).unwrap();
+    let infinite = Limits {
+        depth: Some(3),
+        infinite: true,
+        ..Limits::default()
+    };
+    let rx = e.go(infinite).unwrap();
+    e.stop();
+    let b = chuhan_engine::search::event::final_answer(&rx);
+    e.wait();
+    assert!(b.nodes > 0);
     e.set_banned_moves(&[book_move]).unwrap();
     let b = e.search(Limits::depth(3)).unwrap();
     assert_ne!(b.best, Some(book_move));
+    // A book that cannot be loaded is named in the error, and leaves no book.
+    match e.set_option(EngineOption::BookFiles(path.display().to_string())) {
+        Err(chuhan_engine::engine::EngineError::Books(failures)) => {
+            assert_eq!(failures.len(), 1);
+            assert_eq!(failures[0].name, path.display().to_string());
+        }
+        other => panic!("{other:?}"),
+    }
+    e.set_position(Position::startpos());
+    assert!(e.search(Limits::depth(3)).unwrap().nodes > 0);
 }
 
 #[test]

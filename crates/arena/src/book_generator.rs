@@ -30,7 +30,8 @@
 
 use chuhan_engine::book::{BookAssembler, BookMove, OwnBook, fold, params};
 use chuhan_engine::core::{Move, Position, Setup};
-use chuhan_engine::search::{Engine, EngineOption, Event, Limits, Value};
+use chuhan_engine::engine::{Engine, EngineOption};
+use chuhan_engine::search::{Event, Limits, Value};
 use crossbeam_channel::unbounded;
 use std::collections::{HashMap, HashSet};
 use std::fmt;

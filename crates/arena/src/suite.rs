@@ -21,9 +21,10 @@
 use crate::lots::Lots;
 use chuhan_engine::book;
 use chuhan_engine::core::{Color, Move, Position, Terminal};
+use chuhan_engine::engine::{Engine, EngineError, EngineOption};
+use chuhan_engine::search::Limits;
 use chuhan_engine::search::event::Event;
 use chuhan_engine::search::score::{Value, is_mate};
-use chuhan_engine::search::{Engine, EngineError, EngineOption, Limits};
 use std::collections::{HashMap, HashSet};
 
 /// How to make a suite.

@@ -7,19 +7,21 @@
 //! UCCI and UCI on stdin/stdout.
 //!
 //! Module map: [`core`] holds the rules of movement and knows nothing of the rest;
-//! [`eval`] scores positions; [`search`] finds moves behind the [`search::Engine`]
-//! facade; [`protocol`] speaks UCCI and UCI over it. The tools that drive engines
+//! [`eval`] scores positions; [`search`] finds moves with its threads; [`book`]
+//! reads, probes and builds opening books; [`engine`] is the facade above both (the
+//! game, the books, the searcher: see its data flow); [`protocol`] speaks UCCI and
+//! UCI over the facade, and is the only module that prints. The tools that drive engines
 //! (matches, tournaments, tuning) live in the `chuhan_arena` crate, the command line
 //! in the `chuhan` package.
 //! [`notation`] reads and writes moves (ICCS, WXF, Chinese), game records (PGN, XQF)
 //! and draws boards (text, SVG).
-//! [`book`] reads, probes and builds opening books.
 //! [`rules`] holds the repetition rules (棋例) and the end of the game.
 
 #![warn(missing_docs)]
 
 pub mod book;
 pub mod core;
+pub mod engine;
 pub mod eval;
 pub mod notation;
 pub mod protocol;

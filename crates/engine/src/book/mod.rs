@@ -2,12 +2,11 @@
 //! ElephantEye `BOOK.DAT`, probing and move choice for the engine, and a builder
 //! from game records.
 //!
-//! The engine's path: [`BookSet::load`] the `bookfiles` option (its default is the
-//! [`builtin`] book; other names are files found by [`locate`], formats recognised
-//! by content), hand the set to the engine (it implements
-//! [`crate::search::OpeningBook`]); per `go` it calls [`BookSet::candidates`]
-//! (legal, not banned, not repeating a position) and [`choose`] with the
-//! `randomness` option, both in [`BookSet::pick`].
+//! The engine's path: the facade ([`crate::engine::Engine`]) loads the books its
+//! `BookFiles` option names with [`BookSet::load`] (the [`builtin`] book, files
+//! found by [`locate`], formats recognised by content); per `go` it calls
+//! [`BookSet::pick`]: [`BookSet::candidates`] (legal, not banned, not repeating a
+//! position) and [`choose`] by the book randomness. The search never sees a book.
 //!
 //! ```
 //! use chuhan_engine::book::{Book, BookAssembler, BookMove, BookSet, Randomness};

@@ -8,9 +8,7 @@ use super::locate::locate;
 use super::playable::retain_playable;
 use super::{Book, BookError};
 use crate::core::{Move, Position};
-use crate::search::OpeningBook;
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use std::fmt;
 use std::path::Path;
 
@@ -127,25 +125,5 @@ impl BookSet {
         rng: &mut R,
     ) -> Option<BookMove> {
         choose(&self.candidates(pos, banned), randomness, rng)
-    }
-}
-
-/// The engine's view of a book set: [`BookSet::pick`] with a generator seeded by
-/// `seed`.
-impl OpeningBook for BookSet {
-    fn pick(
-        &self,
-        pos: &Position,
-        banned: &[Move],
-        randomness: Randomness,
-        seed: u64,
-    ) -> Option<BookMove> {
-        BookSet::pick(
-            self,
-            pos,
-            banned,
-            randomness,
-            &mut SmallRng::seed_from_u64(seed),
-        )
     }
 }

@@ -1,20 +1,27 @@
 //! The daemon: one session loop reading commands from stdin (as bytes, decoded
 //! lossily, any length), speaking UCCI or UCI according to the last handshake, and
-//! driving the [`Engine`]. Search events are printed by a printer thread while the
-//! session keeps reading (except in UCCI `batch` mode). Every rejected line gets
-//! exactly one error line and changes nothing.
+//! driving the [`Engine`] facade. Search events are printed by a printer thread
+//! while the session keeps reading (except in UCCI `batch` mode). Every rejected
+//! line gets exactly one error line and changes nothing.
+//!
+//! The protocol is where text lives: [`command`] parses a line into a [`Command`]
+//! (validated: a position with every move checked, the limits of a `go`);
+//! [`options`] is the option table of both dialects; [`translate`] turns an
+//! option's value into typed engine settings; [`dialect`] writes events, scores and
+//! messages as UCCI or UCI text. The engine below answers with values, errors and
+//! events (see the data flow in [`crate::engine`]).
 
 pub mod command;
 pub mod dialect;
 pub mod options;
 pub mod translate;
 
-use crate::book::{BookSet, builtin::BUILTIN_NAME, locate::engine_dir};
+use crate::book::builtin::BUILTIN_NAME;
 use crate::core::{Position, perft};
+use crate::engine::{Engine, EngineError, EngineOption};
 use crate::eval;
 use crate::notation::diagram;
 use crate::rules::{self, RuleSet};
-use crate::search::engine::Engine;
 use crate::search::event::Event;
 use crate::search::repetition::RepetitionRules;
 use crate::search::{bench, tt::Bound};
@@ -69,10 +76,11 @@ pub struct Session {
     usemillisec: bool,
     batch: bool,
     debug: bool,
-    bookfiles: String,
-    /// False until the books named by `bookfiles` are loaded (the default ones at
+    /// True until the `bookfiles` option is set: its default, the built-in book,
+    /// is then applied at the first `go` (loading it takes a tenth of a second that
+    /// the handshake need not wait for, and is wasted if a GUI names other books).
     /// the first `go`, others when the option is set).
-    books_loaded: bool,
+    default_books_pending: bool,
     printer: Option<JoinHandle<()>>,
     /// Set by the printer just before it writes the final `bestmove`: from then on
     /// the search counts as over, even if its threads are still winding down.
@@ -90,30 +98,31 @@ impl Session {
             usemillisec: true,
             batch: false,
             debug: false,
-            bookfiles: BUILTIN_NAME.to_string(),
-            books_loaded: false,
+            default_books_pending: true,
             printer: None,
             answered: Arc::new(AtomicBool::new(false)),
             unbounded_search: false,
         }
     }
 
-    /// The book files named by the `bookfiles` option (default `builtin`, the
-    /// shipped book compiled into the executable).
-    pub fn bookfiles(&self) -> &str {
-        &self.bookfiles
+    /// Applies an engine setting; a refusal gets one error line (one per book that
+    /// cannot be loaded: the engine plays on with the others).
+    fn apply(&mut self, opt: EngineOption) {
+        match self.engine.set_option(opt) {
+            Ok(()) => {}
+            Err(EngineError::Books(failures)) => {
+                for f in &failures {
+                    self.error(&f.to_string());
+                }
+            }
+            Err(e) => self.error(&e.to_string()),
+        }
     }
 
-    /// Loads the books of `bookfiles` into the engine: one error line for each book
-    /// that cannot be loaded, and the engine plays on with the others.
-    fn load_books(&mut self) {
-        let (set, failures) = BookSet::load(&self.bookfiles, engine_dir().as_deref());
-        for f in &failures {
-            self.error(&f.to_string());
-        }
-        self.engine
-            .set_book((!set.is_empty()).then(|| Box::new(set) as Box<_>));
-        self.books_loaded = true;
+    /// Names the books the engine consults (the `bookfiles` option).
+    fn set_books(&mut self, list: String) {
+        self.default_books_pending = false;
+        self.apply(EngineOption::BookFiles(list));
     }
 
     fn say(&self, s: &str) {
@@ -315,15 +324,10 @@ impl Session {
             Some(Setting::Batch(b)) => self.batch = b,
             Some(Setting::Debug(b)) => self.debug = b,
             Some(Setting::NewGame) => self.new_game(),
-            Some(Setting::BookFiles(list)) => {
-                self.bookfiles = list;
-                self.load_books();
-            }
+            Some(Setting::BookFiles(list)) => self.set_books(list),
             Some(Setting::Engine(opts)) => {
                 for o in opts {
-                    if let Err(e) = self.engine.set_option(o) {
-                        self.error(&e.to_string());
-                    }
+                    self.apply(o);
                 }
             }
             None => self.error(&format!("bad value for {}", spec.ucci)),
@@ -345,8 +349,8 @@ impl Session {
             self.error("go infinite and go ponder need batch mode off");
             return;
         }
-        if !self.books_loaded {
-            self.load_books();
+        if self.default_books_pending {
+            self.set_books(BUILTIN_NAME.to_string());
         }
         self.unbounded_search = limits.is_unbounded() || limits.ponder;
         match self.engine.go(limits) {

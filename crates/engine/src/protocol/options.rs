@@ -157,9 +157,9 @@ pub const TABLE: &[Spec] = &[
         uci: "Hash",
         aliases: &["hash"],
         kind: Kind::Spin {
-            default: crate::search::engine::DEFAULT_HASH_MB as i64,
+            default: crate::search::searcher::DEFAULT_HASH_MB as i64,
             min: 0,
-            max: crate::search::engine::MAX_HASH_MB as i64,
+            max: crate::search::searcher::MAX_HASH_MB as i64,
         },
         in_ucci: true,
         in_uci: true,
@@ -172,7 +172,7 @@ pub const TABLE: &[Spec] = &[
         kind: Kind::Spin {
             default: 1,
             min: 0,
-            max: crate::search::engine::MAX_THREADS as i64,
+            max: crate::search::searcher::MAX_THREADS as i64,
         },
         in_ucci: true,
         in_uci: true,
@@ -254,7 +254,7 @@ pub const TABLE: &[Spec] = &[
         kind: Kind::Spin {
             default: 1,
             min: 1,
-            max: 500,
+            max: crate::search::settings::MAX_MULTIPV as i64,
         },
         in_ucci: true,
         in_uci: true,

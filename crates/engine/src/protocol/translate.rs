@@ -6,11 +6,12 @@
 
 use super::options::{OptionId, Value};
 use crate::book::Randomness;
+use crate::engine::EngineOption;
 use crate::eval::Knowledge;
 use crate::rules::RuleSet;
+use crate::search::Pruning;
 use crate::search::params::CONTEMPT;
 use crate::search::repetition::RepetitionRules;
-use crate::search::{EngineOption, Pruning};
 
 /// A four-step setting of the UCCI combo options `pruning`, `knowledge` and `idle`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,7 +145,8 @@ pub enum Setting {
 /// ```
 /// use chuhan_engine::protocol::options::{OptionId, Value};
 /// use chuhan_engine::protocol::translate::{Setting, setting};
-/// use chuhan_engine::search::{EngineOption, Pruning};
+/// use chuhan_engine::engine::EngineOption;
+/// use chuhan_engine::search::Pruning;
 /// assert_eq!(
 ///     setting(OptionId::Pruning, &Value::Text("small".into())),
 ///     Some(Setting::Engine(vec![EngineOption::Pruning(Pruning::NoNullMove)]))

@@ -3,9 +3,9 @@
 //! under a depth limit), and whose speed is the engine's nodes per second.
 
 use crate::core::Position;
-use crate::search::engine::{Engine, EngineError, EngineOption};
 use crate::search::limits::Limits;
 use crate::search::repetition::RepetitionRules;
+use crate::search::searcher::{SearchError, Searcher};
 use std::time::{Duration, Instant};
 
 /// Default bench depth.
@@ -74,7 +74,7 @@ impl BenchResult {
 
 /// Runs the bench: every position searched to `depth` from a cleared table, with
 /// the default repetition rules (CXA 2011).
-pub fn run(depth: i32, threads: usize, hash_mb: usize) -> Result<BenchResult, EngineError> {
+pub fn run(depth: i32, threads: usize, hash_mb: usize) -> Result<BenchResult, SearchError> {
     run_with(depth, threads, hash_mb, RepetitionRules::default())
 }
 
@@ -85,18 +85,17 @@ pub fn run_with(
     threads: usize,
     hash_mb: usize,
     rules: RepetitionRules,
-) -> Result<BenchResult, EngineError> {
-    let mut engine = Engine::new();
-    engine.set_option(EngineOption::Rules(rules))?;
-    engine.set_option(EngineOption::Threads(threads))?;
-    engine.set_option(EngineOption::Hash(hash_mb))?;
-    engine.set_option(EngineOption::UseBook(false))?;
+) -> Result<BenchResult, SearchError> {
+    let mut searcher = Searcher::new();
+    searcher.settings_mut().rules = rules;
+    searcher.set_threads(threads)?;
+    searcher.set_hash(hash_mb)?;
     let mut nodes = Vec::with_capacity(POSITIONS.len());
     let start = Instant::now();
     for fen in POSITIONS {
-        engine.new_game()?;
-        engine.set_position(Position::from_fen(fen).expect("bench positions are legal"));
-        let best = engine.search(Limits::depth(depth))?;
+        searcher.new_game()?;
+        let pos = Position::from_fen(fen).expect("bench positions are legal");
+        let best = searcher.search(&pos, Limits::depth(depth))?;
         nodes.push(best.nodes);
     }
     let elapsed = start.elapsed();

@@ -4,6 +4,7 @@
 use crate::core::Move;
 use crate::search::score::{Score, Value};
 use crate::search::tt::Bound;
+use crossbeam_channel::Receiver;
 
 /// One principal-variation report (a UCI/UCCI `info` line).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +59,29 @@ pub struct BestMove {
     pub nodes: u64,
 }
 
+impl BestMove {
+    /// The answer when there is no move to play (no legal or unbanned move).
+    pub fn none() -> BestMove {
+        BestMove {
+            best: None,
+            ponder: None,
+            offer: None,
+            value: None,
+            depth: 0,
+            nodes: 0,
+        }
+    }
+
+    /// The answer `mv` found without searching (a book move): no value, depth 0,
+    /// no nodes.
+    pub fn unsearched(mv: Move) -> BestMove {
+        BestMove {
+            best: Some(mv),
+            ..BestMove::none()
+        }
+    }
+}
+
 /// An event of a running search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
@@ -72,7 +96,8 @@ pub enum Event {
         /// Its 1-based number in the root move list.
         number: usize,
     },
-    /// The move comes from the opening book (no search follows; the best move does).
+    /// The move comes from the opening book (sent by the engine facade,
+    /// [`crate::engine::Engine`], instead of a search; the best move follows).
     Book {
         /// The book move.
         mv: Move,
@@ -83,4 +108,15 @@ pub enum Event {
     Message(String),
     /// The search is over; always the last event.
     BestMove(BestMove),
+}
+
+/// Reads the events of a search until its end and returns its final answer.
+pub fn final_answer(events: &Receiver<Event>) -> BestMove {
+    let mut last = None;
+    for e in events.iter() {
+        if let Event::BestMove(b) = e {
+            last = Some(b);
+        }
+    }
+    last.expect("a search always ends with a best move")
 }

@@ -1,0 +1,257 @@
+//! [`Engine`]: the facade between the protocol and everything that plays. It owns
+//! the game (the position with its move history, the banned moves), the opening
+//! books and the [`Searcher`] with its threads; it sits above both `book` and
+//! `search`, which know nothing of each other.
+//!
+//! # Data flow
+//!
+//! ```text
+//! stdin ─▶ protocol ───────────▶ engine::Engine ───────────▶ search::Searcher
+//!          parses a line into    set_position, set_option,   lazy-SMP threads
+//!          a Command, options    go, stop, wait              over one TT
+//!          into EngineOptions    │                           │
+//!                                ├─ book::BookSet, probed    │
+//!                                │  first at each go         │
+//!                                ▼                           ▼
+//! stdout ◀─ protocol printer ◀── Receiver<Event> ◀───────────┘
+//!          each Event as a       Book, Info, CurrMove,
+//!          UCCI or UCI line      BestMove (always last)
+//! ```
+//!
+//! - `position …`: the protocol parses and validates the line into a [`Position`]
+//!   (every move checked) and calls [`Engine::set_position`]; nothing is printed.
+//! - `setoption …`: the protocol finds the option in its table, checks the value
+//!   and translates it into typed [`EngineOption`]s
+//!   ([`crate::protocol::translate`]); [`Engine::set_option`] applies them: search
+//!   settings to the [`Searcher`], book settings here (`BookFiles` loads the books
+//!   at once). Only errors come back.
+//! - `go …`: the protocol parses the limits and calls [`Engine::go`]. The facade
+//!   first asks its books (unless the book is off, or the search is infinite, a
+//!   ponder search or restricted to `searchmoves`); a playable book move comes back
+//!   at once as [`Event::Book`] then [`Event::BestMove`]. Otherwise the
+//!   [`Searcher`] starts its threads on a copy of the position; the main thread
+//!   sends [`Event::Info`] (and [`Event::CurrMove`]) while it searches and
+//!   [`Event::BestMove`] last. The protocol's printer thread turns each event into a
+//!   line of the session's dialect while the session goes on reading input.
+//! - `stop`: [`Engine::stop`] raises the search's stop flag; the threads unwind,
+//!   the best move is sent as usual, and [`Engine::wait`] joins the threads (taking
+//!   their history tables back for the next search).
+//!
+//! Nothing below the protocol prints: the facade and the search answer with
+//! values, errors and events.
+
+mod error;
+mod option;
+
+pub use error::EngineError;
+pub use option::EngineOption;
+
+use crate::book::locate::engine_dir;
+use crate::book::{BookMove, BookSet, Randomness};
+use crate::core::{Move, Position};
+use crate::search::event::{self, BestMove, Event};
+use crate::search::limits::Limits;
+use crate::search::searcher::{SearchError, Searcher};
+use crate::search::settings::{MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, Settings};
+use crate::search::tt::TtEntry;
+use crossbeam_channel::{Receiver, unbounded};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+
+/// The engine: a game, its books and a searcher.
+pub struct Engine {
+    search: Searcher,
+    position: Position,
+    banned: Vec<Move>,
+    books: BookSet,
+    use_book: bool,
+    book_randomness: Randomness,
+    /// The random numbers behind book choices: seeded from the clock, so that
+    /// separate runs with randomness on do not all open alike.
+    book_rng: SmallRng,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An idle engine on the start position with default settings, no books (see
+    /// [`EngineOption::BookFiles`]), one thread and
+    /// [`crate::search::searcher::DEFAULT_HASH_MB`] of hash.
+    pub fn new() -> Engine {
+        let clock = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        Engine {
+            search: Searcher::new(),
+            position: Position::startpos(),
+            banned: Vec::new(),
+            books: BookSet::new(),
+            use_book: true,
+            book_randomness: Randomness::None,
+            book_rng: SmallRng::seed_from_u64(clock),
+        }
+    }
+
+    /// True while a search is running.
+    pub fn is_searching(&mut self) -> bool {
+        self.search.is_searching()
+    }
+
+    /// The current position (with its move history).
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Sets the position for the next search and clears the banned moves. Allowed
+    /// while thinking (the running search keeps its own copy).
+    pub fn set_position(&mut self, pos: Position) {
+        self.position = pos;
+        self.banned.clear();
+    }
+
+    /// Forbids root moves for the next search of the current position (until the
+    /// next [`Engine::set_position`]). Every move must be legal; otherwise nothing
+    /// changes.
+    pub fn set_banned_moves(&mut self, moves: &[Move]) -> Result<(), EngineError> {
+        if let Some(&m) = moves.iter().find(|&&m| !self.position.is_legal(m)) {
+            return Err(EngineError::IllegalMove(m));
+        }
+        self.banned = moves.to_vec();
+        Ok(())
+    }
+
+    /// The moves banned at the root.
+    pub fn banned_moves(&self) -> &[Move] {
+        &self.banned
+    }
+
+    /// Changes a setting. `Hash`, `Threads` and `ClearHash` need an idle engine;
+    /// the others apply from the next search.
+    pub fn set_option(&mut self, opt: EngineOption) -> Result<(), EngineError> {
+        let s = self.search.settings_mut();
+        match opt {
+            EngineOption::Hash(mb) => self.search.set_hash(mb)?,
+            EngineOption::ClearHash => self.search.clear_hash()?,
+            EngineOption::Threads(n) => self.search.set_threads(n)?,
+            EngineOption::MultiPv(n) => s.multipv = n.clamp(1, MAX_MULTIPV),
+            EngineOption::MoveOverhead(ms) => s.move_overhead_ms = ms.min(MAX_MOVE_OVERHEAD_MS),
+            EngineOption::Ponder(b) => s.ponder = b,
+            EngineOption::Pruning(p) => s.pruning = p,
+            EngineOption::Knowledge(k) => s.knowledge = k,
+            EngineOption::EvalNoise(n) => s.eval_noise = n,
+            EngineOption::DrawValue(v) => s.draw_value = v,
+            EngineOption::IdlePercent(p) => s.idle_percent = p,
+            EngineOption::Resign(b) => s.resign = b,
+            EngineOption::Rules(r) => s.rules = r,
+            EngineOption::UseBook(b) => self.use_book = b,
+            EngineOption::BookRandomness(r) => self.book_randomness = r,
+            EngineOption::BookFiles(list) => self.load_books(&list)?,
+        }
+        Ok(())
+    }
+
+    /// Replaces the books by those of `list`; the ones that load are used even if
+    /// others fail.
+    fn load_books(&mut self, list: &str) -> Result<(), EngineError> {
+        let (set, failures) = BookSet::load(list, engine_dir().as_deref());
+        self.books = set;
+        if failures.is_empty() {
+            Ok(())
+        } else {
+            Err(EngineError::Books(failures))
+        }
+    }
+
+    /// The search settings in force (changed by [`Engine::set_option`]).
+    pub fn settings(&self) -> &Settings {
+        self.search.settings()
+    }
+
+    /// Number of search threads.
+    pub fn threads(&self) -> usize {
+        self.search.threads()
+    }
+
+    /// A new game: clears the hash and the history tables and draws a new seed for
+    /// the evaluation noise. Needs an idle engine.
+    pub fn new_game(&mut self) -> Result<(), EngineError> {
+        Ok(self.search.new_game()?)
+    }
+
+    /// The transposition-table entry of `pos`, if any (allowed while thinking).
+    pub fn probe(&self, pos: &Position) -> Option<TtEntry> {
+        self.search.probe(pos)
+    }
+
+    /// Answers `go`: a book move if the books have one to play, else a search of
+    /// the current position. Returns the events; the last is always
+    /// [`Event::BestMove`]. Fails if a search is running.
+    pub fn go(&mut self, limits: Limits) -> Result<Receiver<Event>, EngineError> {
+        if self.search.is_searching() {
+            return Err(SearchError::Busy.into());
+        }
+        if let Some(b) = self.book_move(&limits) {
+            let (tx, rx) = unbounded();
+            let _ = tx.send(Event::Book {
+                mv: b.mv,
+                weight: b.weight,
+            });
+            let _ = tx.send(Event::BestMove(BestMove::unsearched(b.mv)));
+            return Ok(rx);
+        }
+        Ok(self.search.go(&self.position, &self.banned, limits)?)
+    }
+
+    /// The book move to play instead of searching, if any: only when the book is on
+    /// and the search is neither infinite, a ponder search nor restricted to some
+    /// moves; legal, not banned, not repeating a position, and a root move the
+    /// search would consider.
+    fn book_move(&mut self, limits: &Limits) -> Option<BookMove> {
+        if !self.use_book
+            || self.books.is_empty()
+            || limits.infinite
+            || limits.ponder
+            || !limits.searchmoves.is_empty()
+        {
+            return None;
+        }
+        let b = self.books.pick(
+            &self.position,
+            &self.banned,
+            self.book_randomness,
+            &mut self.book_rng,
+        )?;
+        self.search
+            .root_moves(&self.position, &self.banned, limits)
+            .contains(&b.mv)
+            .then_some(b)
+    }
+
+    /// Asks a running search to stop (it still reports its best move).
+    pub fn stop(&self) {
+        self.search.stop();
+    }
+
+    /// The opponent played the expected move (and perhaps offers a draw): a ponder
+    /// search becomes a normal timed search from now on.
+    pub fn ponderhit(&self, draw_offered: bool) {
+        self.search.ponderhit(draw_offered);
+    }
+
+    /// Waits for the running search (if any) to finish.
+    pub fn wait(&mut self) {
+        self.search.wait();
+    }
+
+    /// [`Engine::go`] synchronously: the final answer (tests, analysis tools).
+    pub fn search(&mut self, limits: Limits) -> Result<BestMove, EngineError> {
+        let rx = self.go(limits)?;
+        let best = event::final_answer(&rx);
+        self.wait();
+        Ok(best)
+    }
+}
