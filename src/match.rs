@@ -13,7 +13,7 @@
 
 use chuhan_arena::game::{self, clock::TimeControl};
 use chuhan_arena::r#match::adjudication::{Adjudication, DrawRule, ResignRule};
-use chuhan_arena::r#match::engine::Timeouts;
+use chuhan_arena::r#match::client::Timeouts;
 use chuhan_arena::r#match::limit::Limit;
 use chuhan_arena::r#match::process::TrafficLog;
 use chuhan_arena::r#match::referee::Fault;

@@ -9,11 +9,10 @@
 //! (see [`fake::Spec`] for its settings). Fake engines answer at once (or after a
 //! fixed tiny delay); waits are bounded by short guards, never asserted.
 
-use chuhan_arena::game::engine_config::{EngineConfig, Protocol, RankBase};
+use chuhan_arena::game::engine_config::{EngineConfig, RankBase};
 use chuhan_arena::game::opening::Opening;
 use chuhan_arena::game::play::Termination;
-use chuhan_arena::r#match::dialect::Dialect;
-use chuhan_arena::r#match::engine::{Engine, Timeouts};
+use chuhan_arena::r#match::client::{EngineClient, Timeouts};
 use chuhan_arena::r#match::limit::Limit;
 use chuhan_arena::r#match::process::TrafficLog;
 use chuhan_arena::r#match::referee::Fault;
@@ -22,6 +21,7 @@ use chuhan_arena::r#match::sprt::SprtState;
 use chuhan_arena::r#match::stats::Tally;
 use chuhan_engine::core::{Color, GameResult, Position};
 use chuhan_engine::notation::pgn;
+use chuhan_engine::protocol::dialect::Dialect;
 use chuhan_engine::rules::{RuleSet, game_status};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -334,7 +334,7 @@ fn engine(name: &str, spec: &str) -> EngineConfig {
     EngineConfig {
         name: name.to_string(),
         command: fake_command(spec),
-        protocol: Protocol::Auto,
+        protocol: None,
         options: BTreeMap::new(),
         ranks: RankBase::Auto,
     }
@@ -447,14 +447,14 @@ fn protocol_detection_survives_an_engine_that_exits_or_stays_silent() {
     let mut t = timeouts();
     t.detect = Duration::from_millis(300);
     for (spec, forced) in [
-        ("proto=uci-exit", Protocol::Auto),
-        ("proto=uci-silent", Protocol::Auto),
-        ("proto=uci-silent", Protocol::Uci),
-        ("proto=ucci", Protocol::Ucci),
+        ("proto=uci-exit", None),
+        ("proto=uci-silent", None),
+        ("proto=uci-silent", Some(Dialect::Uci)),
+        ("proto=ucci", Some(Dialect::Ucci)),
     ] {
         let mut cfg = engine("E", spec);
         cfg.protocol = forced;
-        let mut e = Engine::new(cfg, "E", t, None);
+        let mut e = EngineClient::new(cfg, "E", t, None);
         e.new_game().unwrap_or_else(|err| panic!("{spec}: {err}"));
         let want = if spec == "proto=ucci" {
             Dialect::Ucci
@@ -465,15 +465,15 @@ fn protocol_detection_survives_an_engine_that_exits_or_stays_silent() {
         // Exiting or staying silent on `ucci` costs a fresh start.
         let restarted = matches!(
             (spec, forced),
-            ("proto=uci-exit", Protocol::Auto) | ("proto=uci-silent", Protocol::Auto)
+            ("proto=uci-exit", None) | ("proto=uci-silent", None)
         );
         assert_eq!(e.starts(), 1 + u32::from(restarted), "{spec}");
         e.shutdown();
     }
     // A forced protocol the engine does not speak: no handshake.
     let mut cfg = engine("E", "proto=uci");
-    cfg.protocol = Protocol::Ucci;
-    let mut e = Engine::new(cfg, "E", t, None);
+    cfg.protocol = Some(Dialect::Ucci);
+    let mut e = EngineClient::new(cfg, "E", t, None);
     assert!(e.new_game().is_err());
 }
 
@@ -482,12 +482,12 @@ fn one_based_ranks_are_translated_both_ways() {
     // Explicit and detected (the engine advertises UCI_Variant in UCI).
     let mut explicit = engine("One", "proto=uci,ranks=1");
     explicit.ranks = RankBase::One;
-    explicit.protocol = Protocol::Uci;
+    explicit.protocol = Some(Dialect::Uci);
     let auto = engine("Auto", "proto=uci,ranks=1");
     let (summary, games) = run(&config(vec![explicit, auto], 2, clock()));
     assert_eq!(summary.played, 2);
     assert_eq!(summary.fault_count(), 0, "{games:?}");
-    let mut e = Engine::new(
+    let mut e = EngineClient::new(
         engine("Auto", "proto=uci,ranks=1"),
         "Auto",
         timeouts(),

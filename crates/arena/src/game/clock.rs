@@ -440,10 +440,10 @@ pub struct SideTime {
 ///
 /// ```
 /// use chuhan_engine::core::Color;
-/// use chuhan_arena::game::clock::{Clock, ClockSetting, MoveTiming, TimeControl};
+/// use chuhan_arena::game::clock::{ClockSetting, GameClock, MoveTiming, TimeControl};
 /// use std::time::Duration;
 /// let tc: TimeControl = "2/10:1/5".parse().unwrap();
-/// let mut clock = Clock::new(&ClockSetting::even(tc), Duration::ZERO);
+/// let mut clock = GameClock::new(&ClockSetting::even(tc), Duration::ZERO);
 /// assert_eq!(clock.charge(Color::Red, Duration::from_secs(4)), MoveTiming::InTime);
 /// assert_eq!(clock.charge(Color::Red, Duration::from_secs(4)), MoveTiming::InTime);
 /// // Two moves made in the first stage: 2 s left over plus the second stage's 5 s.
@@ -452,16 +452,16 @@ pub struct SideTime {
 ///            MoveTiming::Overstepped { by: Duration::from_secs(1) });
 /// ```
 #[derive(Clone, Debug)]
-pub struct Clock {
+pub struct GameClock {
     sides: [SideClock; 2],
     tolerance: Duration,
 }
 
-impl Clock {
+impl GameClock {
     /// A clock at the start of a game. `tolerance` forgives that much overstep (pipe
     /// and scheduling latency; 21.5 lets the arbiter allow for clock faults).
-    pub fn new(setting: &ClockSetting, tolerance: Duration) -> Clock {
-        Clock {
+    pub fn new(setting: &ClockSetting, tolerance: Duration) -> GameClock {
+        GameClock {
             sides: [
                 SideClock::new(setting.red.clone()),
                 SideClock::new(setting.black.clone()),
@@ -560,9 +560,9 @@ impl GoFields {
     ///
     /// ```
     /// use chuhan_engine::core::Color;
-    /// use chuhan_arena::game::clock::{Clock, ClockSetting, UcciUnit};
+    /// use chuhan_arena::game::clock::{ClockSetting, GameClock, UcciUnit};
     /// use std::time::Duration;
-    /// let clock = Clock::new(&ClockSetting::even("60+1".parse().unwrap()), Duration::ZERO);
+    /// let clock = GameClock::new(&ClockSetting::even("60+1".parse().unwrap()), Duration::ZERO);
     /// let go = clock.go_fields(Color::Black);
     /// assert_eq!(go.ucci(UcciUnit::Millis), "time 60000 increment 1000 opptime 60000 oppincrement 1000");
     /// assert_eq!(go.ucci(UcciUnit::Seconds), "time 60 increment 1 opptime 60 oppincrement 1");
@@ -669,7 +669,7 @@ mod tests {
 
     #[test]
     fn increment_is_added_after_each_move() {
-        let mut c = Clock::new(
+        let mut c = GameClock::new(
             &ClockSetting::even("60+30".parse().unwrap()),
             Duration::ZERO,
         );
@@ -681,7 +681,7 @@ mod tests {
 
     #[test]
     fn periods_repeat_and_carry_time_over() {
-        let mut c = Clock::new(
+        let mut c = GameClock::new(
             &ClockSetting::even("3/30:2/10".parse().unwrap()),
             Duration::ZERO,
         );
@@ -702,7 +702,7 @@ mod tests {
 
     #[test]
     fn flag_falls_beyond_tolerance_only() {
-        let mut c = Clock::new(
+        let mut c = GameClock::new(
             &ClockSetting::even("10".parse().unwrap()),
             Duration::from_millis(100),
         );
@@ -733,7 +733,7 @@ mod tests {
     #[test]
     fn go_fields_for_periods_and_odds() {
         let setting = ClockSetting::odds("40/300".parse().unwrap(), "300+2".parse().unwrap());
-        let mut c = Clock::new(&setting, Duration::ZERO);
+        let mut c = GameClock::new(&setting, Duration::ZERO);
         c.charge(Color::Red, Duration::from_millis(1500));
         let go = c.go_fields(Color::Black);
         assert_eq!(
@@ -750,7 +750,7 @@ mod tests {
             go.uci(),
             "wtime 298500 btime 300000 winc 0 binc 2000 movestogo 39"
         );
-        let sd = Clock::new(&ClockSetting::even("60".parse().unwrap()), Duration::ZERO);
+        let sd = GameClock::new(&ClockSetting::even("60".parse().unwrap()), Duration::ZERO);
         assert_eq!(
             sd.go_fields(Color::Red).ucci(UcciUnit::Millis),
             "time 60000 increment 0 opptime 60000 oppincrement 0"

@@ -3,21 +3,51 @@
 //! settings, `r#match::engine_arg`) and for a tournament's entrants (the
 //! `engines` of its JSON configuration).
 
+use chuhan_engine::protocol::dialect::Dialect;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
-/// The protocol an engine speaks, as configured.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Protocol {
-    /// Detected by the runner's handshake.
-    #[default]
-    Auto,
-    /// UCCI.
-    Ucci,
-    /// UCI.
-    Uci,
+/// The configured protocol that means "detect it": the client's handshake tries
+/// UCCI first, then UCI.
+pub const AUTO_PROTOCOL: &str = "auto";
+
+/// Reads a protocol setting (`proto=` on the command line, `"protocol"` in JSON):
+/// `auto` (`None`: detected), `ucci` or `uci`, in any case.
+///
+/// ```
+/// use chuhan_arena::game::engine_config::parse_protocol;
+/// use chuhan_engine::protocol::dialect::Dialect;
+/// assert_eq!(parse_protocol("UCI"), Ok(Some(Dialect::Uci)));
+/// assert_eq!(parse_protocol("auto"), Ok(None));
+/// assert!(parse_protocol("xboard").is_err());
+/// ```
+pub fn parse_protocol(text: &str) -> Result<Option<Dialect>, String> {
+    let text = text.trim().to_ascii_lowercase();
+    if text == AUTO_PROTOCOL {
+        return Ok(None);
+    }
+    Dialect::ALL
+        .into_iter()
+        .find(|d| d.name() == text)
+        .map(Some)
+        .ok_or_else(|| format!("protocol `{text}`: expected auto, ucci or uci"))
+}
+
+/// `"protocol"` in JSON: `"auto"` for `None`, else the dialect's name.
+mod protocol_json {
+    use super::{AUTO_PROTOCOL, Dialect, parse_protocol};
+    use serde::Deserialize;
+
+    pub fn serialize<S: serde::Serializer>(p: &Option<Dialect>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(p.map_or(AUTO_PROTOCOL, Dialect::name))
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Dialect>, D::Error> {
+        parse_protocol(&String::deserialize(d)?).map_err(serde::de::Error::custom)
+    }
 }
 
 /// One engine: how to start it and set it up.
@@ -27,9 +57,9 @@ pub struct EngineConfig {
     pub name: String,
     /// The shell command line that starts it.
     pub command: String,
-    /// Its protocol.
-    #[serde(default)]
-    pub protocol: Protocol,
+    /// Its protocol; `None` (`auto`, the default): detected by the handshake.
+    #[serde(default, with = "protocol_json")]
+    pub protocol: Option<Dialect>,
     /// Options set after the handshake (values as text; JSON numbers and booleans
     /// are accepted and written as text).
     #[serde(default, deserialize_with = "option_values")]
@@ -124,4 +154,22 @@ fn option_values<'de, D: serde::Deserializer<'de>>(
             Ok((k, text))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn protocol_reads_and_writes_as_before() {
+        let read = |json: &str| serde_json::from_str::<EngineConfig>(json);
+        let e = read(r#"{"name": "a", "command": "x", "protocol": "uci"}"#).unwrap();
+        assert_eq!(e.protocol, Some(Dialect::Uci));
+        let e = read(r#"{"name": "a", "command": "x"}"#).unwrap();
+        assert_eq!(e.protocol, None);
+        let json = serde_json::to_string(&e).unwrap();
+        assert!(json.contains(r#""protocol":"auto""#), "{json}");
+        assert_eq!(read(&json).unwrap(), e);
+        assert!(read(r#"{"name": "a", "command": "x", "protocol": "xboard"}"#).is_err());
+    }
 }

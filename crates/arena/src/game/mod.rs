@@ -5,7 +5,7 @@
 //! | concept | type | module |
 //! |---|---|---|
 //! | an engine: command, protocol, options, rank base | [`EngineConfig`](engine_config::EngineConfig) | [`engine_config`] |
-//! | time controls, the two-sided game clock, `go` clock fields | [`TimeControl`](clock::TimeControl), [`ClockSetting`](clock::ClockSetting), [`Clock`](clock::Clock) | [`clock`] |
+//! | time controls, the two-sided game clock, `go` clock fields | [`TimeControl`](clock::TimeControl), [`ClockSetting`](clock::ClockSetting), [`GameClock`](clock::GameClock) | [`clock`] |
 //! | a start position with forced moves | [`Opening`](opening::Opening) | [`opening`] |
 //! | one game to play, who plays it, how it went, why it ended | [`GameSpec`](play::GameSpec), [`GamePlayer`](play::GamePlayer), [`GameOutcome`](play::GameOutcome), [`Termination`](play::Termination) | [`play`] |
 //! | the clock tolerance | [`params::TOLERANCE`] | [`params`] |

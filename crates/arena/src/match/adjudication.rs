@@ -10,8 +10,8 @@
 //! Scores are each engine's own (side-to-move) view, in its own centipawns; a move
 //! without a score breaks a streak.
 
-use super::dialect::Score;
 use chuhan_engine::core::Color;
+use chuhan_engine::search::score::Score;
 use std::fmt;
 use std::str::FromStr;
 
@@ -159,6 +159,17 @@ pub enum Decision {
     Draw,
 }
 
+/// A score on one centipawn scale, mates beyond any material score, for comparison
+/// with the adjudication thresholds.
+fn centipawns(score: Score) -> i32 {
+    const MATE: i32 = 1_000_000;
+    match score {
+        Score::Cp(v) => v,
+        Score::Mate(n) if n > 0 => MATE - n,
+        Score::Mate(n) => -MATE - n,
+    }
+}
+
 /// Follows the scores of one game.
 #[derive(Clone, Debug, Default)]
 pub struct Adjudicator {
@@ -177,7 +188,7 @@ impl Adjudicator {
 
     /// Records the score `side`'s engine gave with its move.
     pub fn record(&mut self, side: Color, score: Option<Score>) {
-        self.scores[side.index()].push(score.map(Score::centipawns));
+        self.scores[side.index()].push(score.map(centipawns));
     }
 
     /// The last `n` scores of `side`, if it has made that many moves, all with a
@@ -196,7 +207,7 @@ impl Adjudicator {
     /// ```
     /// use chuhan_engine::core::Color;
     /// use chuhan_arena::r#match::adjudication::{Adjudication, Adjudicator, Decision};
-    /// use chuhan_arena::r#match::dialect::Score;
+    /// use chuhan_engine::search::score::Score;
     /// let rules = Adjudication { resign: Some("moves=2 score=500".parse().unwrap()), draw: None };
     /// let mut a = Adjudicator::new(rules);
     /// for (red, black) in [(600, -700), (550, -900)] {
@@ -267,6 +278,14 @@ mod tests {
         assert_eq!(a.decision(6), None, "only two agreeing moves so far");
         play(&mut a, &[(Some(-950), Some(900))]);
         assert_eq!(a.decision(7), Some(Decision::Loss(Color::Red)));
+    }
+
+    #[test]
+    fn scores_order_mates_beyond_material() {
+        assert!(centipawns(Score::Mate(1)) > centipawns(Score::Mate(5)));
+        assert!(centipawns(Score::Mate(5)) > centipawns(Score::Cp(30_000)));
+        assert!(centipawns(Score::Mate(-1)) < centipawns(Score::Mate(-4)));
+        assert!(centipawns(Score::Mate(-4)) < centipawns(Score::Cp(-30_000)));
     }
 
     #[test]

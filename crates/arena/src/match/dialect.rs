@@ -1,100 +1,80 @@
-//! The two engine protocols as text: what the runner sends (handshake, options,
-//! positions, `go`) and what it reads back (`id`, `option`, `info`, `bestmove`…),
-//! in UCCI and in xiangqi UCI (`protocol.md` §1–2), with moves in either rank base.
+//! The two engine protocols as the GUI side writes and reads them: what the runner
+//! sends (handshake, options, positions, `go`) and what it reads back (`id`,
+//! `option`, `info`, `bestmove`…), in UCCI and in xiangqi UCI (`protocol.md` §1–2),
+//! with moves in either rank base.
+//!
+//! The vocabulary is the engine crate's: the [`Dialect`] (whose name is the
+//! handshake command), the reported [`Score`] and the `bestmove` [`Offer`]. Only
+//! what is particular to reading another engine's text is defined here: the
+//! classified [`EngineLine`], with the [`InfoLine`] and [`BestMoveLine`] it carries.
 //!
 //! Everything here is pure text in, text out; the process and its timing live in
-//! [`super::engine`].
+//! [`super::client`].
 
 use crate::game::clock::{GoFields, UcciUnit};
 use crate::game::engine_config::RankBase;
 use chuhan_engine::core::{File, Move, Rank, START_FEN, Square};
-use std::fmt;
+use chuhan_engine::protocol::dialect::Dialect;
+use chuhan_engine::search::event::Offer;
+use chuhan_engine::search::score::Score;
 use std::time::Duration;
 
-/// The protocol an engine speaks, once known.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dialect {
-    /// UCCI 3.0: `ucci`, `setoption <name> <value>`, `go time … opptime …`.
-    Ucci,
-    /// UCI as Pikafish and Fairy-Stockfish speak it for xiangqi.
-    Uci,
-}
-
-impl Dialect {
-    /// The handshake command: `ucci` or `uci`.
-    pub fn handshake(self) -> &'static str {
-        match self {
-            Dialect::Ucci => "ucci",
-            Dialect::Uci => "uci",
-        }
-    }
-
-    /// The name used on the command line and in records.
-    pub fn name(self) -> &'static str {
-        self.handshake()
-    }
-
-    /// A `setoption` line: `setoption <name> [<value>]` (UCCI) or
-    /// `setoption name <name> [value <value>]` (UCI). A `None` value presses a button.
-    ///
-    /// ```
-    /// use chuhan_arena::r#match::dialect::Dialect;
-    /// assert_eq!(Dialect::Ucci.setoption("hashsize", Some("64")), "setoption hashsize 64");
-    /// assert_eq!(Dialect::Uci.setoption("Hash", Some("64")), "setoption name Hash value 64");
-    /// assert_eq!(Dialect::Ucci.setoption("newgame", None), "setoption newgame");
-    /// ```
-    pub fn setoption(self, name: &str, value: Option<&str>) -> String {
-        match (self, value) {
-            (Dialect::Ucci, Some(v)) => format!("setoption {name} {v}"),
-            (Dialect::Ucci, None) => format!("setoption {name}"),
-            (Dialect::Uci, Some(v)) => format!("setoption name {name} value {v}"),
-            (Dialect::Uci, None) => format!("setoption name {name}"),
-        }
-    }
-
-    /// A `go` line for `limit`; `draw_offer` (UCCI only) tells the engine that its
-    /// opponent offers a draw (`go draw …`).
-    ///
-    /// Clock fields come from [`GoFields`]. A fixed time per move is `movetime` in
-    /// UCI; UCCI has no such mode, so it is sent as `time T movestogo 1` (the whole
-    /// clock for this one move), which every UCCI engine understands.
-    ///
-    /// ```
-    /// use chuhan_arena::r#match::dialect::{Dialect, GoLimit};
-    /// use chuhan_arena::game::clock::UcciUnit;
-    /// use std::time::Duration;
-    /// let t = GoLimit::MoveTime(Duration::from_millis(300));
-    /// assert_eq!(Dialect::Uci.go(&t, UcciUnit::Millis, false), "go movetime 300");
-    /// assert_eq!(Dialect::Ucci.go(&t, UcciUnit::Millis, true), "go draw time 300 movestogo 1");
-    /// assert_eq!(Dialect::Ucci.go(&GoLimit::Depth(4), UcciUnit::Seconds, false), "go depth 4");
-    /// ```
-    pub fn go(self, limit: &GoLimit, unit: UcciUnit, draw_offer: bool) -> String {
-        let mut s = String::from("go ");
-        if draw_offer && self == Dialect::Ucci {
-            s.push_str("draw ");
-        }
-        match (limit, self) {
-            (GoLimit::Clock(fields), Dialect::Ucci) => s.push_str(&fields.ucci(unit)),
-            (GoLimit::Clock(fields), Dialect::Uci) => s.push_str(&fields.uci()),
-            (GoLimit::MoveTime(t), Dialect::Uci) => s += &format!("movetime {}", t.as_millis()),
-            (GoLimit::MoveTime(t), Dialect::Ucci) => {
-                let time = match unit {
-                    UcciUnit::Millis => t.as_millis(),
-                    UcciUnit::Seconds => t.as_millis().div_ceil(1000),
-                };
-                s += &format!("time {time} movestogo 1");
-            }
-            (GoLimit::Depth(d), _) => s += &format!("depth {d}"),
-            (GoLimit::Nodes(n), _) => s += &format!("nodes {n}"),
-        }
-        s
+/// A `setoption` line: `setoption <name> [<value>]` (UCCI) or
+/// `setoption name <name> [value <value>]` (UCI). A `None` value presses a button.
+///
+/// ```
+/// use chuhan_arena::r#match::dialect::setoption;
+/// use chuhan_engine::protocol::dialect::Dialect;
+/// assert_eq!(setoption(Dialect::Ucci, "hashsize", Some("64")), "setoption hashsize 64");
+/// assert_eq!(setoption(Dialect::Uci, "Hash", Some("64")), "setoption name Hash value 64");
+/// assert_eq!(setoption(Dialect::Ucci, "newgame", None), "setoption newgame");
+/// ```
+pub fn setoption(dialect: Dialect, name: &str, value: Option<&str>) -> String {
+    match (dialect, value) {
+        (Dialect::Ucci, Some(v)) => format!("setoption {name} {v}"),
+        (Dialect::Ucci, None) => format!("setoption {name}"),
+        (Dialect::Uci, Some(v)) => format!("setoption name {name} value {v}"),
+        (Dialect::Uci, None) => format!("setoption name {name}"),
     }
 }
 
-impl fmt::Display for Dialect {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+/// A `go` line for `limit`; `draw_offer` (UCCI only) tells the engine that its
+/// opponent offers a draw (`go draw …`).
+///
+/// Clock fields come from [`GoFields`]. A fixed time per move is `movetime` in
+/// UCI; UCCI has no such mode, so it is sent as `time T movestogo 1` (the whole
+/// clock for this one move), which every UCCI engine understands.
+///
+/// ```
+/// use chuhan_arena::r#match::dialect::{go, GoLimit};
+/// use chuhan_arena::game::clock::UcciUnit;
+/// use chuhan_engine::protocol::dialect::Dialect;
+/// use std::time::Duration;
+/// let t = GoLimit::MoveTime(Duration::from_millis(300));
+/// assert_eq!(go(Dialect::Uci, &t, UcciUnit::Millis, false), "go movetime 300");
+/// assert_eq!(go(Dialect::Ucci, &t, UcciUnit::Millis, true), "go draw time 300 movestogo 1");
+/// assert_eq!(go(Dialect::Ucci, &GoLimit::Depth(4), UcciUnit::Seconds, false), "go depth 4");
+/// ```
+pub fn go(dialect: Dialect, limit: &GoLimit, unit: UcciUnit, draw_offer: bool) -> String {
+    let mut s = String::from("go ");
+    if draw_offer && dialect == Dialect::Ucci {
+        s.push_str("draw ");
     }
+    match (limit, dialect) {
+        (GoLimit::Clock(fields), Dialect::Ucci) => s.push_str(&fields.ucci(unit)),
+        (GoLimit::Clock(fields), Dialect::Uci) => s.push_str(&fields.uci()),
+        (GoLimit::MoveTime(t), Dialect::Uci) => s += &format!("movetime {}", t.as_millis()),
+        (GoLimit::MoveTime(t), Dialect::Ucci) => {
+            let time = match unit {
+                UcciUnit::Millis => t.as_millis(),
+                UcciUnit::Seconds => t.as_millis().div_ceil(1000),
+            };
+            s += &format!("time {time} movestogo 1");
+        }
+        (GoLimit::Depth(d), _) => s += &format!("depth {d}"),
+        (GoLimit::Nodes(n), _) => s += &format!("nodes {n}"),
+    }
+    s
 }
 
 /// What one `go` asks for.
@@ -185,42 +165,9 @@ pub fn parse_move(text: &str, ranks: RankBase) -> Option<Move> {
     (end == bytes.len()).then(|| Move::new(from, to))
 }
 
-/// An engine's evaluation, from its own point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Score {
-    /// Centipawns (UCI `cp`; UCCI's bare number, where a minor piece ≈ 100).
-    Cp(i32),
-    /// Mate in this many moves; negative when the engine is being mated.
-    Mate(i32),
-}
-
-impl Score {
-    /// The score on one centipawn scale, mates beyond any material score, for
-    /// comparisons with adjudication thresholds.
-    pub fn centipawns(self) -> i32 {
-        const MATE: i32 = 1_000_000;
-        match self {
-            Score::Cp(v) => v,
-            Score::Mate(n) if n > 0 => MATE - n,
-            Score::Mate(n) => -MATE - n,
-        }
-    }
-}
-
-impl fmt::Display for Score {
-    /// `+34`, `-120`, `+M3`, `-M2`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Score::Cp(v) => write!(f, "{v:+}"),
-            Score::Mate(n) if n > 0 => write!(f, "+M{n}"),
-            Score::Mate(n) => write!(f, "-M{}", n.unsigned_abs()),
-        }
-    }
-}
-
-/// The fields of an `info` line the runner uses.
+/// The fields of an engine's `info` line the runner uses.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Info {
+pub struct InfoLine {
     /// `depth`.
     pub depth: Option<u32>,
     /// `score` (`cp`, `mate` or a bare UCCI number).
@@ -231,26 +178,13 @@ pub struct Info {
     pub pv: Vec<String>,
 }
 
-/// The engine's side of a `bestmove`: nothing more, a draw offer (or acceptance
-/// of ours) or a resignation.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Offer {
-    /// A plain move.
-    #[default]
-    None,
-    /// `bestmove … draw`: offers a draw, or accepts the opponent's offer.
-    Draw,
-    /// `bestmove … resign`.
-    Resign,
-}
-
-/// The end of a search.
+/// An engine's `bestmove` line: the end of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BestMove {
+pub struct BestMoveLine {
     /// The move text, `None` for `nobestmove`, `bestmove (none)` or `bestmove 0000`.
     pub mv: Option<String>,
     /// `draw` or `resign` after the move.
-    pub offer: Offer,
+    pub offer: Option<Offer>,
 }
 
 /// One line from an engine, classified.
@@ -273,9 +207,9 @@ pub enum EngineLine {
     /// `readyok`.
     ReadyOk,
     /// `info …` with at least one field the runner reads.
-    Info(Info),
+    Info(InfoLine),
     /// `bestmove …` or `nobestmove`.
-    BestMove(BestMove),
+    BestMove(BestMoveLine),
     /// `bye` (UCCI, after `quit`).
     Bye,
     /// Anything else: banners, `info string`, unknown replies.
@@ -286,13 +220,15 @@ pub enum EngineLine {
 /// [`EngineLine::Other`].
 ///
 /// ```
-/// use chuhan_arena::r#match::dialect::{parse_line, EngineLine, Offer, Score};
+/// use chuhan_arena::r#match::dialect::{parse_line, EngineLine};
+/// use chuhan_engine::search::event::Offer;
+/// use chuhan_engine::search::score::Score;
 /// match parse_line("info depth 6 score 4 pv b0c2 b9c7") {
 ///     EngineLine::Info(i) => assert_eq!((i.depth, i.score), (Some(6), Some(Score::Cp(4)))),
 ///     other => panic!("{other:?}"),
 /// }
 /// match parse_line("bestmove h2e2 ponder h9g7 draw") {
-///     EngineLine::BestMove(b) => assert_eq!((b.mv.as_deref(), b.offer), (Some("h2e2"), Offer::Draw)),
+///     EngineLine::BestMove(b) => assert_eq!((b.mv.as_deref(), b.offer), (Some("h2e2"), Some(Offer::Draw))),
 ///     other => panic!("{other:?}"),
 /// }
 /// assert!(matches!(parse_line("nobestmove"), EngineLine::BestMove(b) if b.mv.is_none()));
@@ -317,9 +253,9 @@ pub fn parse_line(line: &str) -> EngineLine {
         "readyok" => EngineLine::ReadyOk,
         "bye" => EngineLine::Bye,
         "info" => parse_info(&rest),
-        "nobestmove" => EngineLine::BestMove(BestMove {
+        "nobestmove" => EngineLine::BestMove(BestMoveLine {
             mv: None,
-            offer: Offer::None,
+            offer: None,
         }),
         "bestmove" => parse_bestmove(&rest),
         _ => EngineLine::Other,
@@ -349,7 +285,7 @@ fn parse_info(words: &[&str]) -> EngineLine {
     if matches!(words.first(), Some(&"string") | Some(&"message")) {
         return EngineLine::Other;
     }
-    let mut info = Info::default();
+    let mut info = InfoLine::default();
     let mut i = 0;
     while i < words.len() {
         let next = |k: usize| words.get(i + k).copied();
@@ -385,7 +321,7 @@ fn parse_info(words: &[&str]) -> EngineLine {
             _ => i += 1,
         }
     }
-    if info == Info::default() {
+    if info == InfoLine::default() {
         EngineLine::Other
     } else {
         EngineLine::Info(info)
@@ -398,13 +334,13 @@ fn parse_bestmove(words: &[&str]) -> EngineLine {
         Some(w) => Some(w.to_string()),
     };
     let offer = if words.iter().skip(1).any(|w| *w == "resign") {
-        Offer::Resign
+        Some(Offer::Resign)
     } else if words.iter().skip(1).any(|w| *w == "draw") {
-        Offer::Draw
+        Some(Offer::Draw)
     } else {
-        Offer::None
+        None
     };
-    EngineLine::BestMove(BestMove { mv, offer })
+    EngineLine::BestMove(BestMoveLine { mv, offer })
 }
 
 #[cfg(test)]
@@ -429,7 +365,7 @@ mod tests {
             }
         }
     }
-    use crate::game::clock::{Clock, ClockSetting};
+    use crate::game::clock::{ClockSetting, GameClock};
 
     #[test]
     fn move_text_round_trips_in_both_rank_bases() {
@@ -516,28 +452,29 @@ mod tests {
         assert_eq!(bm("bestmove (none)").mv, None);
         assert_eq!(bm("bestmove 0000").mv, None);
         assert_eq!(bm("bestmove").mv, None);
-        assert_eq!(bm("bestmove h2e2 resign").offer, Offer::Resign);
-        assert_eq!(bm("bestmove h2e2 ponder h9g7").offer, Offer::None);
+        assert_eq!(bm("bestmove h2e2 resign").offer, Some(Offer::Resign));
+        assert_eq!(bm("bestmove h2e2 ponder h9g7").offer, None);
         assert_eq!(bm("bestmove h3e3 draw").mv.as_deref(), Some("h3e3"));
     }
 
     #[test]
     fn go_lines_take_the_clock_fields_of_each_dialect() {
-        let clock = Clock::new(
+        let clock = GameClock::new(
             &ClockSetting::even("10+0.1".parse().unwrap()),
             Duration::ZERO,
         );
-        let go = GoLimit::Clock(clock.go_fields(Color::Red));
+        let on_clock = GoLimit::Clock(clock.go_fields(Color::Red));
         assert_eq!(
-            Dialect::Ucci.go(&go, UcciUnit::Millis, false),
+            go(Dialect::Ucci, &on_clock, UcciUnit::Millis, false),
             "go time 10000 increment 100 opptime 10000 oppincrement 100"
         );
         assert_eq!(
-            Dialect::Uci.go(&go, UcciUnit::Millis, true),
+            go(Dialect::Uci, &on_clock, UcciUnit::Millis, true),
             "go wtime 10000 btime 10000 winc 100 binc 100"
         );
         assert_eq!(
-            Dialect::Ucci.go(
+            go(
+                Dialect::Ucci,
                 &GoLimit::MoveTime(Duration::from_millis(1200)),
                 UcciUnit::Seconds,
                 false
@@ -545,18 +482,8 @@ mod tests {
             "go time 2 movestogo 1"
         );
         assert_eq!(
-            Dialect::Uci.go(&GoLimit::Nodes(5000), UcciUnit::Millis, false),
+            go(Dialect::Uci, &GoLimit::Nodes(5000), UcciUnit::Millis, false),
             "go nodes 5000"
         );
-    }
-
-    #[test]
-    fn scores_order_mates_beyond_material() {
-        assert!(Score::Mate(1).centipawns() > Score::Mate(5).centipawns());
-        assert!(Score::Mate(5).centipawns() > Score::Cp(30_000).centipawns());
-        assert!(Score::Mate(-1).centipawns() < Score::Mate(-4).centipawns());
-        assert!(Score::Mate(-4).centipawns() < Score::Cp(-30_000).centipawns());
-        assert_eq!(Score::Mate(-2).to_string(), "-M2");
-        assert_eq!(Score::Cp(0).to_string(), "+0");
     }
 }

@@ -20,7 +20,7 @@
 //!
 //! Without `cmd=`, every word that is not a setting belongs to the command.
 
-use crate::game::engine_config::{EngineConfig, Protocol};
+use crate::game::engine_config::{EngineConfig, parse_protocol};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -128,10 +128,11 @@ fn default_name(command: &str) -> String {
 ///
 /// ```
 /// use chuhan_arena::r#match::engine_arg::parse;
-/// use chuhan_arena::game::engine_config::{Protocol, RankBase};
+/// use chuhan_arena::game::engine_config::RankBase;
+/// use chuhan_engine::protocol::dialect::Dialect;
 /// let e = parse("cmd='node uci.js' name=FSF proto=uci ranks=1 option.Threads=2").unwrap();
 /// assert_eq!((e.command.as_str(), e.name.as_str()), ("node uci.js", "FSF"));
-/// assert_eq!((e.protocol, e.ranks), (Protocol::Uci, RankBase::One));
+/// assert_eq!((e.protocol, e.ranks), (Some(Dialect::Uci), RankBase::One));
 /// assert_eq!(e.options["Threads"], "2");
 /// let e = parse("./target/release/chuhan --flag option.hashsize=16").unwrap();
 /// assert_eq!((e.command.as_str(), e.name.as_str()), ("./target/release/chuhan --flag", "chuhan"));
@@ -140,7 +141,7 @@ pub fn parse(text: &str) -> Result<EngineConfig, EngineArgError> {
     let mut command: Option<String> = None;
     let mut rest = Vec::new();
     let mut name = None;
-    let mut protocol = Protocol::Auto;
+    let mut protocol = None;
     let mut ranks = Default::default();
     let mut options = BTreeMap::new();
     for w in words(text)? {
@@ -155,16 +156,9 @@ pub fn parse(text: &str) -> Result<EngineConfig, EngineArgError> {
             "cmd" => command = Some(value),
             "name" => name = Some(value),
             "proto" => {
-                protocol = match value.to_ascii_lowercase().as_str() {
-                    "auto" => Protocol::Auto,
-                    "ucci" => Protocol::Ucci,
-                    "uci" => Protocol::Uci,
-                    _ => {
-                        return Err(EngineArgError(format!(
-                            "proto={value}: expected auto, ucci or uci"
-                        )));
-                    }
-                }
+                protocol = parse_protocol(&value).map_err(|_| {
+                    EngineArgError(format!("proto={value}: expected auto, ucci or uci"))
+                })?
             }
             "ranks" => ranks = value.parse().map_err(EngineArgError)?,
             k if k.starts_with("option.") => {

@@ -2,7 +2,7 @@
 //! included), a fixed time per move, a fixed depth or a fixed node count.
 
 use super::dialect::GoLimit;
-use crate::game::clock::{Clock, ClockSetting, MoveTiming, TimeControl};
+use crate::game::clock::{ClockSetting, GameClock, MoveTiming, TimeControl};
 use chuhan_engine::core::Color;
 use std::fmt;
 use std::time::Duration;
@@ -51,7 +51,7 @@ impl fmt::Display for Limit {
 #[derive(Clone, Debug)]
 pub struct GameLimit {
     limit: Limit,
-    clock: Option<Clock>,
+    clock: Option<GameClock>,
     tolerance: Duration,
     hang_timeout: Duration,
 }
@@ -61,7 +61,7 @@ impl GameLimit {
     /// the move time; `hang_timeout` bounds an untimed search.
     pub fn new(limit: &Limit, tolerance: Duration, hang_timeout: Duration) -> GameLimit {
         let clock = match limit {
-            Limit::Clock(setting) => Some(Clock::new(setting, tolerance)),
+            Limit::Clock(setting) => Some(GameClock::new(setting, tolerance)),
             _ => None,
         };
         GameLimit {

@@ -6,9 +6,9 @@
 //! | concern | module |
 //! |---|---|
 //! | `--engine` settings | [`engine_arg`] |
-//! | UCCI and UCI text, rank bases | [`dialect`] |
+//! | UCCI and UCI text as the GUI side writes and reads it, rank bases | [`dialect`] |
 //! | engine processes, reading on threads, kills | [`process`] |
-//! | handshake, options, searching under a deadline | [`engine`] |
+//! | the engine client: handshake, options, searching under a deadline | [`client`] |
 //! | clocks, fixed time, depth, nodes | [`limit`] |
 //! | one refereed game and its record | [`referee`] |
 //! | score adjudication | [`adjudication`] |
@@ -20,7 +20,7 @@
 //! | the [`GamePlayer`](crate::game::play::GamePlayer) behind `chuhan tournament` | [`player`] |
 //!
 //! Data flows one way: the runner hands a [`schedule::ScheduledGame`] to a
-//! worker, which makes its two [`engine::Engine`]s ready and lets
+//! worker, which makes its two [`client::EngineClient`]s ready and lets
 //! [`referee::play`] referee the game; the [`referee::GameReport`] comes back to the
 //! runner, which updates the [`runner::Summary`] (tallies, pairs, faults, SPRT)
 //! and tells the caller. Nothing here prints; the CLI in
@@ -53,8 +53,8 @@
 //! ```
 
 pub mod adjudication;
+pub mod client;
 pub mod dialect;
-pub mod engine;
 pub mod engine_arg;
 pub mod limit;
 pub mod openings;

@@ -6,7 +6,7 @@
 //! killed engine is started again for its next game. An engine that cannot be
 //! started or made ready is absent (§20) and forfeits the game.
 
-use super::engine::{Engine, Timeouts};
+use super::client::{EngineClient, Timeouts};
 use super::limit::Limit;
 use super::params;
 use super::process::TrafficLog;
@@ -21,7 +21,7 @@ use std::time::Duration;
 #[derive(Debug)]
 pub struct MatchPlayer {
     slot: usize,
-    engines: HashMap<String, Engine>,
+    engines: HashMap<String, EngineClient>,
     timeouts: Timeouts,
     hang_timeout: Duration,
     notation: Notation,
@@ -50,10 +50,10 @@ impl MatchPlayer {
 
     /// The engine process for `config`, created (not started) when first needed or
     /// when its configuration changed.
-    fn take(&mut self, config: &EngineConfig) -> Engine {
+    fn take(&mut self, config: &EngineConfig) -> EngineClient {
         match self.engines.remove(&config.name) {
             Some(e) if e.config() == config => e,
-            _ => Engine::new(
+            _ => EngineClient::new(
                 config.clone(),
                 &format!("{}#{}", config.name, self.slot),
                 self.timeouts,

@@ -19,8 +19,8 @@
 //! (`+35/12 0.84s`), and the reason the game ended as the last comment.
 
 use super::adjudication::{Adjudication, Adjudicator, Decision};
-use super::dialect::{self, Offer};
-use super::engine::{Answer, Engine, EngineError, GameSoFar, Search};
+use super::client::{Answer, ClientError, EngineClient, GameSoFar, Search};
+use super::dialect::{self, InfoLine};
 use super::limit::{GameLimit, Limit};
 use crate::game::clock::{MoveTiming, loses_on_time};
 use crate::game::opening::Opening;
@@ -28,6 +28,8 @@ use crate::game::play::Termination;
 use chuhan_engine::core::{Color, GameResult, Move, Position};
 use chuhan_engine::notation;
 use chuhan_engine::rules::{self, GameStatus, RuleSet, Status};
+use chuhan_engine::search::event::Offer;
+use chuhan_engine::search::score::Score;
 use std::fmt;
 use std::time::Duration;
 
@@ -122,9 +124,9 @@ pub struct GameReport {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StartFailure {
     /// Red's error, if Red failed.
-    pub red: Option<EngineError>,
+    pub red: Option<ClientError>,
     /// Black's error, if Black failed.
-    pub black: Option<EngineError>,
+    pub black: Option<ClientError>,
 }
 
 impl fmt::Display for StartFailure {
@@ -242,10 +244,19 @@ fn banned_moves(pos: &Position, status: &GameStatus, rules: RuleSet) -> Vec<Move
     banned
 }
 
+/// A score in a move comment, from the mover's view: `+34`, `-120`, `+M3`, `-M2`.
+fn score_text(score: Score) -> String {
+    match score {
+        Score::Cp(v) => format!("{v:+}"),
+        Score::Mate(n) if n > 0 => format!("+M{n}"),
+        Score::Mate(n) => format!("-M{}", n.unsigned_abs()),
+    }
+}
+
 /// `+35/12 0.84s`, `0.84s` without a score.
-fn move_comment(info: Option<&dialect::Info>, elapsed: Duration) -> String {
+fn move_comment(info: Option<&InfoLine>, elapsed: Duration) -> String {
     let time = format!("{:.2}s", elapsed.as_secs_f64());
-    match info.and_then(|i| i.score.map(|s| (s, i.depth))) {
+    match info.and_then(|i| i.score.map(|s| (score_text(s), i.depth))) {
         Some((s, Some(d))) => format!("{s}/{d} {time}"),
         Some((s, None)) => format!("{s} {time}"),
         None => time,
@@ -272,7 +283,7 @@ impl Played {
 }
 
 /// Makes both engines ready for a new game (starting them if needed).
-pub fn prepare(red: &mut Engine, black: &mut Engine) -> Result<(), StartFailure> {
+pub fn prepare(red: &mut EngineClient, black: &mut EngineClient) -> Result<(), StartFailure> {
     let r = red.new_game().err();
     let b = black.new_game().err();
     if r.is_none() && b.is_none() {
@@ -283,7 +294,7 @@ pub fn prepare(red: &mut Engine, black: &mut Engine) -> Result<(), StartFailure>
 }
 
 /// Plays one game to the end. The engines must be ready ([`prepare`]).
-pub fn play(red: &mut Engine, black: &mut Engine, setup: &GameSetup) -> GameReport {
+pub fn play(red: &mut EngineClient, black: &mut EngineClient, setup: &GameSetup) -> GameReport {
     let (mut pos, forced) = match &setup.opening {
         Some(o) => (
             Position::from_fen(o.fen()).expect("openings hold a validated FEN"),
@@ -326,7 +337,7 @@ pub fn play(red: &mut Engine, black: &mut Engine, setup: &GameSetup) -> GameRepo
             break end;
         }
         let side = pos.side_to_move();
-        let engine: &mut Engine = match side {
+        let engine: &mut EngineClient = match side {
             Color::Red => &mut *red,
             Color::Black => &mut *black,
         };
@@ -387,7 +398,7 @@ pub fn play(red: &mut Engine, black: &mut Engine, setup: &GameSetup) -> GameRepo
             }
             Answer::Move { text, offer } => (text, offer),
         };
-        if offer == Offer::Resign {
+        if offer == Some(Offer::Resign) {
             break End::loss(
                 side,
                 Termination::Resignation,
@@ -395,7 +406,7 @@ pub fn play(red: &mut Engine, black: &mut Engine, setup: &GameSetup) -> GameRepo
                 None,
             );
         }
-        if offer == Offer::Draw && draw_offer == Some(!side) {
+        if offer == Some(Offer::Draw) && draw_offer == Some(!side) {
             break End {
                 result: GameResult::Draw,
                 termination: Termination::Agreement,
@@ -432,7 +443,7 @@ pub fn play(red: &mut Engine, black: &mut Engine, setup: &GameSetup) -> GameRepo
                 Some(Fault::TimeForfeit),
             );
         }
-        draw_offer = (offer == Offer::Draw).then_some(side);
+        draw_offer = (offer == Some(Offer::Draw)).then_some(side);
         adjudicator.record(side, thought.info.as_ref().and_then(|i| i.score));
         status = rules::game_status(&pos, setup.rules);
         if status.is_over() {
@@ -537,15 +548,18 @@ mod tests {
 
     #[test]
     fn comments() {
-        let info = dialect::Info {
+        let info = InfoLine {
             depth: Some(12),
-            score: Some(dialect::Score::Cp(35)),
+            score: Some(Score::Cp(35)),
             ..Default::default()
         };
         assert_eq!(
             move_comment(Some(&info), Duration::from_millis(842)),
             "+35/12 0.84s"
         );
+        assert_eq!(score_text(Score::Mate(-2)), "-M2");
+        assert_eq!(score_text(Score::Mate(3)), "+M3");
+        assert_eq!(score_text(Score::Cp(0)), "+0");
         assert_eq!(move_comment(None, Duration::from_millis(5)), "0.01s");
     }
 }

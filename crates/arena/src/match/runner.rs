@@ -9,7 +9,7 @@
 //! [`params::MAX_START_FAILURES`] times in a row.
 
 use super::adjudication::Adjudication;
-use super::engine::{Engine, Timeouts};
+use super::client::{EngineClient, Timeouts};
 use super::limit::Limit;
 use super::params;
 use super::process::TrafficLog;
@@ -139,7 +139,7 @@ pub enum MatchEvent<'a> {
 }
 
 /// How a worker's game went.
-enum Outcome {
+enum Attempt {
     Played(Box<GameReport>),
     NotStarted(StartFailure),
 }
@@ -251,7 +251,7 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Su
     enum Message {
         Started(ScheduledGame),
         /// A finished (or unstartable) game, and why the match must stop, if it must.
-        Done(ScheduledGame, Outcome, Option<String>),
+        Done(ScheduledGame, Attempt, Option<String>),
     }
     let (msg_tx, msg_rx) = crossbeam_channel::unbounded::<Message>();
     std::thread::scope(|scope| {
@@ -261,7 +261,7 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Su
             let stop = &stop;
             let date = date.as_str();
             scope.spawn(move || {
-                let mut engines: Vec<Option<Engine>> =
+                let mut engines: Vec<Option<EngineClient>> =
                     (0..config.engines.len()).map(|_| None).collect();
                 let mut failures = StartFailures::new(config.engines.len());
                 for g in jobs {
@@ -277,7 +277,12 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Su
                             } else {
                                 e.name.clone()
                             };
-                            Engine::new(e.clone(), &label, config.timeouts, config.log.clone())
+                            EngineClient::new(
+                                e.clone(),
+                                &label,
+                                config.timeouts,
+                                config.log.clone(),
+                            )
                         });
                     }
                     let (red, black) = pair_mut(&mut engines, g.red, g.black);
@@ -289,9 +294,9 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Su
                     let outcome = match prepared {
                         Ok(()) => {
                             let setup = setup_for(config, &g, date);
-                            Outcome::Played(Box::new(referee::play(red, black, &setup)))
+                            Attempt::Played(Box::new(referee::play(red, black, &setup)))
                         }
-                        Err(f) => Outcome::NotStarted(f),
+                        Err(f) => Attempt::NotStarted(f),
                     };
                     if tx.send(Message::Done(g, outcome, abort)).is_err() {
                         break;
@@ -316,9 +321,9 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Su
                 summary.aborted = abort;
             }
             let report = match outcome {
-                Outcome::Played(r) => *r,
-                Outcome::NotStarted(f) if f.red.is_some() && f.black.is_some() => continue,
-                Outcome::NotStarted(f) => {
+                Attempt::Played(r) => *r,
+                Attempt::NotStarted(f) if f.red.is_some() && f.black.is_some() => continue,
+                Attempt::NotStarted(f) => {
                     let setup = setup_for(config, &g, &date);
                     start_failure_report(config, &setup, &g, &f)
                 }
@@ -425,7 +430,11 @@ fn record(
 }
 
 /// Two distinct engines of the pool, mutably.
-fn pair_mut(engines: &mut [Option<Engine>], a: usize, b: usize) -> (&mut Engine, &mut Engine) {
+fn pair_mut(
+    engines: &mut [Option<EngineClient>],
+    a: usize,
+    b: usize,
+) -> (&mut EngineClient, &mut EngineClient) {
     assert_ne!(a, b, "an engine never plays itself in one process");
     let (lo, hi) = (a.min(b), a.max(b));
     let (left, right) = engines.split_at_mut(hi);

@@ -341,7 +341,7 @@ impl TournamentConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::engine_config::{Protocol, RankBase};
+    use crate::game::engine_config::RankBase;
 
     const MINIMAL: &str = r#"{
         "event": "t",
@@ -385,7 +385,7 @@ mod tests {
         assert_eq!(c.tolerance(), TOLERANCE);
         assert_eq!(c.engines[1].options["hash"], "16");
         assert_eq!(c.engines[1].options["ponder"], "false");
-        assert_eq!(c.engines[0].protocol, Protocol::Auto);
+        assert_eq!(c.engines[0].protocol, None);
     }
 
     #[test]

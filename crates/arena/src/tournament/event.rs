@@ -29,8 +29,8 @@ use super::config::{
     ConfigError, Elimination, FirstRound, FormatConfig, SwissTiebreak, TournamentConfig,
 };
 use super::knockout::{
-    Bracket, Control, MatchProgress, MatchRule, MatchStatus, MatchView, Placing, Score, Side,
-    placings,
+    Bracket, Control, MatchGameResult, MatchProgress, MatchRule, MatchStatus, MatchView, Placing,
+    Side, placings,
 };
 use super::player::PlayerId;
 use super::results::{Board, GameRecord, Header, Record, RoundRecord, VERSION};
@@ -503,7 +503,7 @@ impl Event {
     }
 
     /// The games of a knockout board so far, from the first player's side.
-    fn match_scores(&self, round: u32, board: &Board) -> Vec<Score> {
+    fn match_scores(&self, round: u32, board: &Board) -> Vec<MatchGameResult> {
         self.games
             .range(
                 GameId {
@@ -524,13 +524,13 @@ impl Event {
                 };
                 match g.decision {
                     Decision::Played(r) => match r.for_side(first) {
-                        PlayerResult::Win => Score::Win,
-                        PlayerResult::Draw => Score::Draw,
-                        PlayerResult::Loss => Score::Loss,
+                        PlayerResult::Win => MatchGameResult::Win,
+                        PlayerResult::Draw => MatchGameResult::Draw,
+                        PlayerResult::Loss => MatchGameResult::Loss,
                     },
-                    Decision::Forfeit(Absence::Both) => Score::BothLost,
-                    Decision::Forfeit(a) if a.includes(first) => Score::Loss,
-                    Decision::Forfeit(_) => Score::Win,
+                    Decision::Forfeit(Absence::Both) => MatchGameResult::BothLost,
+                    Decision::Forfeit(a) if a.includes(first) => MatchGameResult::Loss,
+                    Decision::Forfeit(_) => MatchGameResult::Win,
                 }
             })
             .collect()

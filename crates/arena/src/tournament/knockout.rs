@@ -417,9 +417,10 @@ pub enum Control {
     Tiebreak,
 }
 
-/// One game's result from the first-listed player's side.
+/// One game of a knockout match from the first-listed player's side: a
+/// [`PlayerResult`](chuhan_engine::core::PlayerResult), or both players forfeited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Score {
+pub enum MatchGameResult {
     /// The first player won (on the board or by forfeit).
     Win,
     /// Drawn.
@@ -473,18 +474,28 @@ impl MatchRule {
     /// he had Red in game 1), says what comes next.
     ///
     /// ```
-    /// use chuhan_arena::tournament::knockout::{MatchProgress, MatchRule, Score};
+    /// use chuhan_arena::tournament::knockout::{MatchProgress, MatchRule, MatchGameResult};
     /// let final_rule = MatchRule::DoubleFinal;
     /// // The winners'-bracket player needs one win…
-    /// assert_eq!(final_rule.progress(true, &[Score::Win]), MatchProgress::Decided(true));
+    /// assert_eq!(final_rule.progress(true, &[MatchGameResult::Win]), MatchProgress::Decided(true));
     /// // …the losers'-bracket player two.
-    /// assert!(matches!(final_rule.progress(true, &[Score::Loss]), MatchProgress::Next(_)));
-    /// assert_eq!(final_rule.progress(true, &[Score::Loss, Score::Loss]), MatchProgress::Decided(false));
+    /// assert!(matches!(final_rule.progress(true, &[MatchGameResult::Loss]), MatchProgress::Next(_)));
+    /// assert_eq!(final_rule.progress(true, &[MatchGameResult::Loss, MatchGameResult::Loss]), MatchProgress::Decided(false));
     /// ```
-    pub fn progress(self, first_red_in_game_one: bool, scores: &[Score]) -> MatchProgress {
+    pub fn progress(
+        self,
+        first_red_in_game_one: bool,
+        scores: &[MatchGameResult],
+    ) -> MatchProgress {
         let played = scores.len() as u32;
-        let wins = scores.iter().filter(|&&s| s == Score::Win).count() as u32;
-        let losses = scores.iter().filter(|&&s| s == Score::Loss).count() as u32;
+        let wins = scores
+            .iter()
+            .filter(|&&s| s == MatchGameResult::Win)
+            .count() as u32;
+        let losses = scores
+            .iter()
+            .filter(|&&s| s == MatchGameResult::Loss)
+            .count() as u32;
         let next = |control: Control, draw_is_black_win: bool| {
             MatchProgress::Next(NextGame {
                 number: played + 1,
@@ -527,9 +538,11 @@ impl MatchRule {
                     // The deciding game: a draw (or double forfeit) goes to Black.
                     let first_red_last = first_red_in_game_one == (played - 1).is_multiple_of(2);
                     return match scores[played as usize - 1] {
-                        Score::Win => MatchProgress::Decided(true),
-                        Score::Loss => MatchProgress::Decided(false),
-                        Score::Draw | Score::BothLost => MatchProgress::Decided(!first_red_last),
+                        MatchGameResult::Win => MatchProgress::Decided(true),
+                        MatchGameResult::Loss => MatchProgress::Decided(false),
+                        MatchGameResult::Draw | MatchGameResult::BothLost => {
+                            MatchProgress::Decided(!first_red_last)
+                        }
                     };
                 }
                 // Decided after the main games, after each tie-break pair, and after
@@ -791,7 +804,7 @@ mod tests {
     #[test]
     fn double_final_rules_of_appendix_three() {
         let f = MatchRule::DoubleFinal;
-        use Score::*;
+        use MatchGameResult::*;
         // Loser's-bracket player wins game 1: one more game needed, colours swap.
         let MatchProgress::Next(g) = f.progress(true, &[Loss]) else {
             panic!()
@@ -823,7 +836,7 @@ mod tests {
 
     #[test]
     fn regular_matches_go_to_tiebreaks_then_a_decider() {
-        use Score::*;
+        use MatchGameResult::*;
         let one = MatchRule::Regular {
             games: 1,
             tiebreak_games: 2,

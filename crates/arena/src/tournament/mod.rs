@@ -29,17 +29,17 @@
 //! opening) and takes back a [`GameOutcome`]: a played game (result, termination,
 //! moves, PGN) or a forfeit by absence. The match runner implements the trait; one
 //! player value per concurrent slot. Clock fields for `go` commands and the §21 time-forfeit verdict
-//! come from [`Clock`], [`GoFields`] and [`loses_on_time`].
+//! come from [`GameClock`], [`GoFields`] and [`loses_on_time`].
 //!
 //! [`GamePlayer`]: crate::game::play::GamePlayer
 //! [`GameSpec`]: crate::game::play::GameSpec
 //! [`GameOutcome`]: crate::game::play::GameOutcome
-//! [`Clock`]: crate::game::clock::Clock
+//! [`GameClock`]: crate::game::clock::GameClock
 //! [`GoFields`]: crate::game::clock::GoFields
 //! [`loses_on_time`]: crate::game::clock::loses_on_time
 //!
 //! ```
-//! use chuhan_arena::game::clock::{Clock, ClockSetting};
+//! use chuhan_arena::game::clock::{ClockSetting, GameClock};
 //! use chuhan_arena::tournament::round_robin::RoundRobinTable;
 //! use chuhan_engine::core::Color;
 //! use std::time::Duration;
@@ -47,7 +47,7 @@
 //! let table = RoundRobinTable::new(5);
 //! assert_eq!(table.bye(2), Some(4));
 //! // A §6.2 control: 40 moves in 90 minutes, then 15 minutes per 10 moves.
-//! let clock = Clock::new(&ClockSetting::even("40/5400:10/900".parse().unwrap()), Duration::ZERO);
+//! let clock = GameClock::new(&ClockSetting::even("40/5400:10/900".parse().unwrap()), Duration::ZERO);
 //! assert_eq!(clock.go_fields(Color::Red).uci(), "wtime 5400000 btime 5400000 movestogo 40");
 //! ```
 

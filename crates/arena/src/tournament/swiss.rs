@@ -291,7 +291,7 @@ impl std::ops::Add for Cost {
 /// anything below it: "儘量不要影響上一個積分段充分配對"), then [`Cost`] over the
 /// whole round.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
-struct Score {
+struct ArrangementCost {
     floaters: Vec<u32>,
     rest: Cost,
 }
@@ -432,7 +432,7 @@ struct RoundSearch<'r, 'a> {
     /// Score groups, top first: residents of each.
     groups: Vec<Vec<usize>>,
     steps: u64,
-    best: Option<(Score, Vec<Step>)>,
+    best: Option<(ArrangementCost, Vec<Step>)>,
 }
 
 impl RoundSearch<'_, '_> {
@@ -485,7 +485,7 @@ impl RoundSearch<'_, '_> {
         self.best.is_some() && self.steps > SWISS_SEARCH_BUDGET
     }
 
-    fn worse_than_best(&self, score: &Score) -> bool {
+    fn worse_than_best(&self, score: &ArrangementCost) -> bool {
         self.best.as_ref().is_some_and(|(b, _)| score >= b)
     }
 
@@ -495,7 +495,7 @@ impl RoundSearch<'_, '_> {
         gi: usize,
         above: &[usize],
         matcher: &Matcher<'_>,
-        acc: Score,
+        acc: ArrangementCost,
         path: &mut Vec<Step>,
     ) {
         if gi == self.groups.len() {
@@ -520,7 +520,7 @@ impl RoundSearch<'_, '_> {
         left: &mut [bool],
         down: &mut Vec<usize>,
         matcher: &Matcher<'_>,
-        acc: Score,
+        acc: ArrangementCost,
         path: &mut Vec<Step>,
     ) {
         self.steps += 1;
@@ -680,7 +680,7 @@ pub fn pair_round(
         steps: 0,
         best: None,
     };
-    let start = Score {
+    let start = ArrangementCost {
         floaters: vec![0; scores.len()],
         rest: Cost::default(),
     };
@@ -1041,8 +1041,8 @@ mod tests {
 
     /// The cost of a complete arrangement, computed pair by pair (independently of
     /// the search that built it).
-    fn score_of(ctx: &Round<'_>, scores: &[u32], pairs: &[(usize, usize)]) -> Score {
-        let mut score = Score {
+    fn score_of(ctx: &Round<'_>, scores: &[u32], pairs: &[(usize, usize)]) -> ArrangementCost {
+        let mut score = ArrangementCost {
             floaters: vec![0; scores.len()],
             rest: Cost::default(),
         };

@@ -1,4 +1,5 @@
-//! The two dialects and how each writes the engine's replies.
+//! The two dialects, [`Dialect`] (the one definition: the arena's engine client
+//! speaks the same two), and how each writes the engine's replies.
 //!
 //! UCCI scores are bare integers from the side to move's view: evaluations as
 //! they are (clamped into ±9800), mates as ±(10000 − plies to mate), as ElephantEye
@@ -11,7 +12,7 @@ use crate::search::tt::Bound;
 use std::fmt::Write as _;
 
 /// Which protocol the session speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dialect {
     /// UCCI 3.0 (`ucci`).
     Ucci,
@@ -140,3 +141,28 @@ impl Dialect {
 pub const UCCI_MATE: i32 = 10_000;
 
 const _: () = assert!(MATE > UCCI_MATE);
+
+impl Dialect {
+    /// Both dialects.
+    pub const ALL: [Dialect; 2] = [Dialect::Ucci, Dialect::Uci];
+
+    /// The dialect's name, which is also its handshake command: `ucci` or `uci`.
+    ///
+    /// ```
+    /// use chuhan_engine::protocol::dialect::Dialect;
+    /// assert_eq!(Dialect::Ucci.name(), "ucci");
+    /// assert_eq!(Dialect::Uci.to_string(), "uci");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Dialect::Ucci => "ucci",
+            Dialect::Uci => "uci",
+        }
+    }
+}
+
+impl std::fmt::Display for Dialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -33,12 +33,14 @@ pub struct Info {
     pub pv: Vec<Move>,
 }
 
-/// The engine's answer to a draw offer, or its own resignation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What may follow the move of a `bestmove`: a draw (accepting the opponent's
+/// offer, or offering one) or a resignation. The engine writes it; the arena's
+/// engine client reads it from other engines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Offer {
-    /// Accept the opponent's draw offer.
+    /// `draw`: accept the opponent's draw offer (or offer one).
     Draw,
-    /// Resign (only when resigning is enabled).
+    /// `resign` (this engine: only when resigning is enabled).
     Resign,
 }
 

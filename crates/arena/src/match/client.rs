@@ -1,5 +1,7 @@
-//! The engine driver: starts an engine, finds out which protocol it speaks, sets its
-//! options, and asks it for moves under a deadline.
+//! [`EngineClient`]: the arena's side of one engine process — starts it, finds out
+//! which protocol it speaks, sets its options, and asks it for moves under a
+//! deadline. (The engine library's own search facade is
+//! [`chuhan_engine::search::Engine`]; this is a client of any engine binary.)
 //!
 //! * **Handshake.** With `proto=auto` the driver sends `ucci` and waits
 //!   [`Timeouts::detect`] for `ucciok`. An engine that says it does not know the
@@ -22,14 +24,16 @@
 //!   `go`; then lines are read until `bestmove`/`nobestmove` or the deadline. A
 //!   late engine gets `stop` and [`Timeouts::stop_grace`] to answer; one that does
 //!   not is killed. An engine whose output closes has crashed. A dead engine is
-//!   started again by the next [`Engine::new_game`].
+//!   started again by the next [`EngineClient::new_game`].
 
-use super::dialect::{self, Dialect, EngineLine, GoLimit, Info, Offer};
+use super::dialect::{self, EngineLine, GoLimit, InfoLine};
 use super::params;
 use super::process::{Process, Recv, TrafficLog};
 use crate::game::clock::UcciUnit;
-use crate::game::engine_config::{EngineConfig, Protocol, RankBase};
+use crate::game::engine_config::{EngineConfig, RankBase};
 use chuhan_engine::core::Move;
+use chuhan_engine::protocol::dialect::Dialect;
+use chuhan_engine::search::event::Offer;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -57,9 +61,9 @@ impl Default for Timeouts {
     }
 }
 
-/// Why an engine could not be started or made ready.
+/// Why an engine process could not be started or made ready.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EngineError {
+pub enum ClientError {
     /// The command could not be run.
     Spawn(String),
     /// It answered neither `ucci` nor `uci` (or not the forced one) in time.
@@ -70,18 +74,18 @@ pub enum EngineError {
     NotReady,
 }
 
-impl fmt::Display for EngineError {
+impl fmt::Display for ClientError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineError::Spawn(e) => write!(f, "cannot start: {e}"),
-            EngineError::NoHandshake => f.write_str("no protocol handshake (ucciok/uciok)"),
-            EngineError::Exited => f.write_str("exited while starting"),
-            EngineError::NotReady => f.write_str("no readyok"),
+            ClientError::Spawn(e) => write!(f, "cannot start: {e}"),
+            ClientError::NoHandshake => f.write_str("no protocol handshake (ucciok/uciok)"),
+            ClientError::Exited => f.write_str("exited while starting"),
+            ClientError::NotReady => f.write_str("no readyok"),
         }
     }
 }
 
-impl std::error::Error for EngineError {}
+impl std::error::Error for ClientError {}
 
 /// The game so far, as the engine is told about it.
 #[derive(Clone, Copy, Debug)]
@@ -105,7 +109,7 @@ pub enum Answer {
         /// The move as the engine wrote it.
         text: String,
         /// `draw` or `resign` after it.
-        offer: Offer,
+        offer: Option<Offer>,
     },
     /// `nobestmove`, `bestmove (none)` or `bestmove 0000`.
     NoMove,
@@ -127,7 +131,7 @@ pub struct Thought {
     /// From `go` to the answer (or to the deadline).
     pub elapsed: Duration,
     /// The last `info` carrying a score (with its depth, nodes and pv).
-    pub info: Option<Info>,
+    pub info: Option<InfoLine>,
 }
 
 /// One search request.
@@ -158,9 +162,9 @@ enum Handshake {
     Exited,
 }
 
-/// A driven engine. Created stopped; [`Engine::new_game`] starts it when needed.
+/// A client of one engine process. Created stopped; [`EngineClient::new_game`] starts it when needed.
 #[derive(Debug)]
-pub struct Engine {
+pub struct EngineClient {
     config: EngineConfig,
     label: String,
     log: Option<TrafficLog>,
@@ -178,15 +182,15 @@ fn advertises(list: &[String], name: &str) -> bool {
     list.iter().any(|o| o.eq_ignore_ascii_case(name))
 }
 
-impl Engine {
+impl EngineClient {
     /// An engine for `config`; `label` names it in the traffic log.
     pub fn new(
         config: EngineConfig,
         label: &str,
         timeouts: Timeouts,
         log: Option<TrafficLog>,
-    ) -> Engine {
-        Engine {
+    ) -> EngineClient {
+        EngineClient {
             config,
             label: label.to_string(),
             log,
@@ -234,16 +238,16 @@ impl Engine {
         }
     }
 
-    fn spawn(&mut self) -> Result<Process, EngineError> {
+    fn spawn(&mut self) -> Result<Process, ClientError> {
         self.starts += 1;
         Process::spawn(&self.config.command, &self.label, self.log.clone())
-            .map_err(|e| EngineError::Spawn(e.to_string()))
+            .map_err(|e| ClientError::Spawn(e.to_string()))
     }
 
     /// Sends the handshake and reads `id`/`option` lines until the answer.
     fn handshake(&mut self, p: &mut Process, dialect: Dialect, wait: Duration) -> Handshake {
         self.advertised.clear();
-        if p.send(dialect.handshake()).is_err() {
+        if p.send(dialect.name()).is_err() {
             return Handshake::Exited;
         }
         let deadline = Instant::now() + wait;
@@ -270,14 +274,13 @@ impl Engine {
     }
 
     /// Starts the process (killing any old one) and makes it ready.
-    pub fn start(&mut self) -> Result<(), EngineError> {
+    pub fn start(&mut self) -> Result<(), ClientError> {
         self.process = None;
         let mut p = self.spawn()?;
         let t = self.timeouts;
         let outcome = match self.config.protocol {
-            Protocol::Ucci => self.handshake(&mut p, Dialect::Ucci, t.handshake),
-            Protocol::Uci => self.handshake(&mut p, Dialect::Uci, t.handshake),
-            Protocol::Auto => match self.handshake(&mut p, Dialect::Ucci, t.detect) {
+            Some(forced) => self.handshake(&mut p, forced, t.handshake),
+            None => match self.handshake(&mut p, Dialect::Ucci, t.detect) {
                 // It said it does not know `ucci`: ask the same process `uci`.
                 Handshake::Refused => self.handshake(&mut p, Dialect::Uci, t.handshake),
                 // It exited, or said nothing: a fresh process is asked `uci`, so a
@@ -293,10 +296,10 @@ impl Engine {
         };
         match outcome {
             Handshake::Done => {}
-            Handshake::Exited => return Err(EngineError::Exited),
+            Handshake::Exited => return Err(ClientError::Exited),
             Handshake::Refused | Handshake::Silent => {
                 p.kill();
-                return Err(EngineError::NoHandshake);
+                return Err(ClientError::NoHandshake);
             }
         }
         self.ranks = match self.config.ranks {
@@ -318,7 +321,11 @@ impl Engine {
         match self.dialect {
             Dialect::Ucci => {
                 self.unit = if advertises(&self.advertised, "usemillisec") {
-                    lines.push(self.dialect.setoption("usemillisec", Some("true")));
+                    lines.push(dialect::setoption(
+                        self.dialect,
+                        "usemillisec",
+                        Some("true"),
+                    ));
                     UcciUnit::Millis
                 } else {
                     UcciUnit::Seconds
@@ -327,17 +334,21 @@ impl Engine {
             Dialect::Uci => {
                 self.unit = UcciUnit::Millis;
                 if advertises(&self.advertised, "UCI_Variant") && !user_set("UCI_Variant") {
-                    lines.push(self.dialect.setoption("UCI_Variant", Some("xiangqi")));
+                    lines.push(dialect::setoption(
+                        self.dialect,
+                        "UCI_Variant",
+                        Some("xiangqi"),
+                    ));
                 }
             }
         }
         for (name, value) in &self.config.options {
             let value = (!value.is_empty()).then_some(value.as_str());
-            lines.push(self.dialect.setoption(name, value));
+            lines.push(dialect::setoption(self.dialect, name, value));
         }
         for l in &lines {
             if p.send(l).is_err() {
-                return Err(EngineError::Exited);
+                return Err(ClientError::Exited);
             }
         }
         self.process = Some(p);
@@ -345,14 +356,14 @@ impl Engine {
     }
 
     /// `isready` and wait for `readyok`; a dead or silent engine is dropped.
-    fn ready(&mut self) -> Result<(), EngineError> {
+    fn ready(&mut self) -> Result<(), ClientError> {
         let wait = self.timeouts.handshake;
         let Some(p) = self.process.as_mut() else {
-            return Err(EngineError::Exited);
+            return Err(ClientError::Exited);
         };
         if p.send("isready").is_err() {
             self.process = None;
-            return Err(EngineError::Exited);
+            return Err(ClientError::Exited);
         }
         let deadline = Instant::now() + wait;
         loop {
@@ -361,11 +372,11 @@ impl Engine {
                 Recv::Line(_) => {}
                 Recv::Timeout => {
                     self.process = None;
-                    return Err(EngineError::NotReady);
+                    return Err(ClientError::NotReady);
                 }
                 Recv::Closed => {
                     self.process = None;
-                    return Err(EngineError::Exited);
+                    return Err(ClientError::Exited);
                 }
             }
         }
@@ -373,14 +384,14 @@ impl Engine {
 
     /// Prepares a new game: starts the engine if it is not running (first game, or
     /// after a crash or a kill), else tells it a new game begins; then `isready`.
-    pub fn new_game(&mut self) -> Result<(), EngineError> {
+    pub fn new_game(&mut self) -> Result<(), ClientError> {
         if !self.is_running() {
             self.start()?;
         }
         let line = match self.dialect {
             Dialect::Uci => Some("ucinewgame".to_string()),
             Dialect::Ucci if advertises(&self.advertised, "newgame") => {
-                Some(self.dialect.setoption("newgame", None))
+                Some(dialect::setoption(self.dialect, "newgame", None))
             }
             Dialect::Ucci => None,
         };
@@ -419,7 +430,12 @@ impl Engine {
                 .collect();
             lines.push(format!("banmoves {}", banned.join(" ")));
         }
-        lines.push(self.dialect.go(&search.limit, self.unit, search.draw_offer));
+        lines.push(dialect::go(
+            self.dialect,
+            &search.limit,
+            self.unit,
+            search.draw_offer,
+        ));
         let mut start = Instant::now();
         for l in &lines {
             start = Instant::now();
@@ -429,7 +445,7 @@ impl Engine {
             }
         }
         let deadline = start + search.deadline;
-        let mut info: Option<Info> = None;
+        let mut info: Option<InfoLine> = None;
         loop {
             match p.recv(deadline) {
                 Recv::Line(l) => match dialect::parse_line(&l) {
@@ -499,7 +515,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineClient {
     fn drop(&mut self) {
         self.shutdown();
     }
