@@ -1,7 +1,7 @@
 //! [`EngineClient`]: the arena's side of one engine process — starts it, finds out
 //! which protocol it speaks, sets its options, and asks it for moves under a
 //! deadline. (The engine library's own search facade is
-//! [`chuhan_engine::search::Engine`]; this is a client of any engine binary.)
+//! [`chuhan_engine::engine::Engine`]; this is a client of any engine binary.)
 //!
 //! * **Handshake.** With `proto=auto` the driver sends `ucci` and waits
 //!   [`Timeouts::detect`] for `ucciok`. An engine that says it does not know the
