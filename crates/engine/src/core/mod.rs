@@ -5,12 +5,12 @@
 
 pub mod attacks;
 pub mod bitboard;
-pub mod board;
 pub mod fen;
 pub mod movegen;
 pub mod mv;
 pub mod perft;
 pub mod piece;
+pub mod placement;
 pub mod position;
 pub mod result;
 pub mod splitmix;
@@ -18,11 +18,11 @@ pub mod square;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use board::Board;
 pub use fen::{FenError, FenProblem, FenProblemKind, START_FEN, Setup};
 pub use movegen::{GenType, MAX_MOVES, MoveList, Terminal};
 pub use mv::{Move, ParseMoveError};
 pub use piece::{Color, Piece, PieceKind};
+pub use placement::Placement;
 pub use position::{Position, State};
 pub use result::{GameResult, PlayerResult};
 pub use splitmix::SplitMix64;

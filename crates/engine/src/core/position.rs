@@ -1,12 +1,12 @@
-//! [`Position`]: a placement ([`Board`]), side to move, Zobrist key, checkers, and
+//! [`Position`]: the pieces ([`Placement`]), side to move, Zobrist key, checkers, and
 //! make/unmake with a history of earlier states.
 
 use super::attacks;
 use super::bitboard::Bitboard;
-use super::board::Board;
 use super::fen::{FenError, FenProblem, START_FEN, Setup};
 use super::mv::Move;
 use super::piece::{Color, Piece, PieceKind};
+use super::placement::Placement;
 use super::square::Square;
 use super::zobrist;
 
@@ -45,18 +45,28 @@ pub struct State {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Position {
-    board: Board,
+    placement: Placement,
     side: Color,
     fullmove: u32,
     st: State,
     history: Vec<State>,
 }
 
+impl State {
+    /// Plies since the last capture or null move: how far back this position may
+    /// have occurred before (no earlier position can recur after an irreversible
+    /// move, and a pass breaks every cycle).
+    #[inline(always)]
+    pub fn reversible_plies(&self) -> u32 {
+        self.rule60.min(self.plies_from_null)
+    }
+}
+
 impl PartialEq for Position {
     /// Two positions are equal when placement, side to move and counters match
     /// (history is not compared).
     fn eq(&self, other: &Position) -> bool {
-        self.board == other.board
+        self.placement == other.placement
             && self.side == other.side
             && self.st.rule60 == other.st.rule60
             && self.fullmove == other.fullmove
@@ -112,7 +122,7 @@ impl Position {
             return Err(FenError(problems));
         }
         let mut pos = Position {
-            board: Board::EMPTY,
+            placement: Placement::EMPTY,
             side: setup.side,
             fullmove: setup.fullmove.max(1),
             st: State {
@@ -127,7 +137,7 @@ impl Position {
         };
         for (i, p) in setup.board.iter().enumerate() {
             if let Some(p) = *p {
-                pos.board.put(p, Square::ALL[i]);
+                pos.placement.put(p, Square::ALL[i]);
             }
         }
         pos.st.key = pos.compute_key();
@@ -150,7 +160,7 @@ impl Position {
     /// The position as an unvalidated [`Setup`] (what FEN would say).
     pub fn to_setup(&self) -> Setup {
         Setup {
-            board: *self.board.squares(),
+            board: *self.placement.squares(),
             side: self.side,
             rule60: self.st.rule60,
             fullmove: self.fullmove,
@@ -166,7 +176,7 @@ impl Position {
     pub fn compute_key(&self) -> u64 {
         let mut k = 0;
         for sq in self.occupied() {
-            k ^= zobrist::piece_key(self.board.piece_at(sq).expect("occupied"), sq);
+            k ^= zobrist::piece_key(self.placement.piece_at(sq).expect("occupied"), sq);
         }
         if self.side == Color::Black {
             k ^= zobrist::SIDE_KEY;
@@ -178,40 +188,40 @@ impl Position {
     // Accessors.
     // ------------------------------------------------------------------
 
-    /// The placement.
+    /// Where the pieces stand.
     #[inline(always)]
-    pub fn board(&self) -> &Board {
-        &self.board
+    pub fn placement(&self) -> &Placement {
+        &self.placement
     }
 
     /// The piece on `sq`, if any.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.board.piece_at(sq)
+        self.placement.piece_at(sq)
     }
 
     /// All pieces of `color`.
     #[inline(always)]
     pub fn color(&self, color: Color) -> Bitboard {
-        self.board.color(color)
+        self.placement.color(color)
     }
 
     /// All pieces of `kind`, both colours.
     #[inline(always)]
     pub fn kind(&self, kind: PieceKind) -> Bitboard {
-        self.board.kind(kind)
+        self.placement.kind(kind)
     }
 
     /// Pieces of `color` and `kind`.
     #[inline(always)]
     pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
-        self.board.pieces(color, kind)
+        self.placement.pieces(color, kind)
     }
 
     /// Every occupied square.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
-        self.board.occupied()
+        self.placement.occupied()
     }
 
     /// The side to move.
@@ -241,7 +251,7 @@ impl Position {
     /// The square of `color`'s king.
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {
-        self.board.king_square(color)
+        self.placement.king_square(color)
     }
 
     /// Plies since the last capture.
@@ -291,35 +301,35 @@ impl Position {
     }
 
     // ------------------------------------------------------------------
-    // Attacks (the board's, for the side to move).
+    // Attacks (the placement's, for the side to move).
     // ------------------------------------------------------------------
 
     /// Pieces of colour `by` that attack the king square `ksq` with occupancy `occ`
-    /// ([`Board::king_attackers`]).
+    /// ([`Placement::king_attackers`]).
     #[inline(always)]
     pub fn king_attackers(&self, ksq: Square, by: Color, occ: Bitboard) -> Bitboard {
-        self.board.king_attackers(ksq, by, occ)
+        self.placement.king_attackers(ksq, by, occ)
     }
 
     /// All pieces (both colours) attacking `sq` with occupancy `occ`
-    /// ([`Board::attackers_to`]).
+    /// ([`Placement::attackers_to`]).
     #[inline(always)]
     pub fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
-        self.board.attackers_to(sq, occ)
+        self.placement.attackers_to(sq, occ)
     }
 
     /// Destinations (empty or enemy) of the piece on `sq` ignoring checks
-    /// ([`Board::pseudo_targets`]).
+    /// ([`Placement::pseudo_targets`]).
     #[inline(always)]
     pub fn pseudo_targets(&self, sq: Square) -> Bitboard {
-        self.board.pseudo_targets(sq)
+        self.placement.pseudo_targets(sq)
     }
 
     /// True if the king of the side to move would be safe after moving `from` ->
     /// `to` (a full test: works for any pseudo-legal move, in or out of check).
     #[inline(always)]
     pub fn leaves_king_safe(&self, from: Square, to: Square) -> bool {
-        self.board
+        self.placement
             .leaves_king_safe(self.side, from, to, Bitboard::EMPTY)
     }
 
@@ -357,7 +367,7 @@ impl Position {
     /// assert!(!pos.gives_check("f0f1".parse().unwrap()));
     /// ```
     pub fn gives_check(&self, m: Move) -> bool {
-        self.board.gives_check(self.side, m)
+        self.placement.gives_check(self.side, m)
     }
 
     // ------------------------------------------------------------------
@@ -371,7 +381,7 @@ impl Position {
         debug_assert!(self.is_legal(m), "illegal move {m} in {}", self.to_fen());
         let (from, to) = (m.from(), m.to());
         let p = self
-            .board
+            .placement
             .piece_at(from)
             .expect("a piece on the from square");
         self.history.push(self.st);
@@ -379,7 +389,7 @@ impl Position {
             ^ zobrist::SIDE_KEY
             ^ zobrist::piece_key(p, from)
             ^ zobrist::piece_key(p, to);
-        let captured = self.board.move_piece(from, to);
+        let captured = self.placement.move_piece(from, to);
         if let Some(c) = captured {
             key ^= zobrist::piece_key(c, to);
             self.st.rule60 = 0;
@@ -408,7 +418,7 @@ impl Position {
         if self.side == Color::Black {
             self.fullmove -= 1;
         }
-        self.board.unmove_piece(m.from(), m.to(), captured);
+        self.placement.unmove_piece(m.from(), m.to(), captured);
     }
 
     /// Passes the turn (a null move). Must not be called while in check.
@@ -442,7 +452,7 @@ impl Position {
     pub fn mirror(&self) -> Position {
         let mut s = self.to_setup();
         for sq in Square::ALL {
-            s.board[sq.mirror().index()] = self.board.piece_at(sq);
+            s.board[sq.mirror().index()] = self.placement.piece_at(sq);
         }
         Position::from_setup(&s).expect("the mirror of a legal position is legal")
     }
@@ -453,7 +463,7 @@ impl Position {
         let mut s = self.to_setup();
         for sq in Square::ALL {
             s.board[sq.flip().index()] = self
-                .board
+                .placement
                 .piece_at(sq)
                 .map(|p| Piece::new(!p.color, p.kind));
         }

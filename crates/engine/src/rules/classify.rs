@@ -28,7 +28,7 @@ use super::mate::MateProbe;
 use super::params;
 use super::ruleset::RuleSet;
 use super::threat::{self, ChaseKind, Means, Scope, Threat};
-use crate::core::{Bitboard, Board, Color, Move, PieceKind, Position, Square, State};
+use crate::core::{Bitboard, Color, Move, PieceKind, Placement, Position, Square, State};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -235,7 +235,7 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
         excluded,
         ..Scope::new(rules)
     };
-    let board_before = pos.board().clone();
+    let board_before = pos.placement().clone();
     let before = threat::threats(&board_before, side, &before_scope);
     // Is the opponent pressing us (its last move checked or newly chased)? Then
     // our chases that only undermine a protection are counter-play, not chases
@@ -250,7 +250,7 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
 
     pos.make_move(m);
     after_scope.ignore = pos.checkers();
-    let mut chases: Vec<Threat> = threat::threats(pos.board(), side, &after_scope)
+    let mut chases: Vec<Threat> = threat::threats(pos.placement(), side, &after_scope)
         .into_iter()
         .filter(|t| !before.iter().any(|b| b.victim == t.victim))
         .collect();
@@ -397,7 +397,7 @@ pub(super) fn classify_cached(
 /// could not legally take the victim before the move (the move brought the piece,
 /// unmasked it, or freed it). Otherwise the move only undermined the victim's
 /// protection.
-fn new_attack(before: &Board, t: &Threat, m: Move, ignore: Bitboard) -> bool {
+fn new_attack(before: &Placement, t: &Threat, m: Move, ignore: Bitboard) -> bool {
     let origin = if t.attacker == m.to() {
         m.from()
     } else {
@@ -416,7 +416,7 @@ fn opponent_pressing(pos: &mut Position, rules: RuleSet) -> bool {
         return false;
     };
     let them = !pos.side_to_move();
-    let now = threat::threats(pos.board(), them, &Scope::new(rules));
+    let now = threat::threats(pos.placement(), them, &Scope::new(rules));
     if now.is_empty() {
         return false;
     }
@@ -425,7 +425,7 @@ fn opponent_pressing(pos: &mut Position, rules: RuleSet) -> bool {
         ignore: pos.checkers(),
         ..Scope::new(rules)
     };
-    let before = threat::threats(pos.board(), them, &scope);
+    let before = threat::threats(pos.placement(), them, &scope);
     pos.make_move(last);
     now.iter()
         .any(|t| !before.iter().any(|b| b.victim == t.victim))
@@ -471,7 +471,7 @@ fn mated_offers(pos: &mut Position, side: Color, passed: bool) -> Vec<Threat> {
         pos.make_null();
     }
     if !pos.in_check() {
-        let b = pos.board().clone();
+        let b = pos.placement().clone();
         let occ = b.occupied();
         for kind in [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon] {
             for a in b.pieces(side, kind) {
@@ -624,7 +624,7 @@ fn combinations_to_move(pos: &mut Position, side: Color, rules: RuleSet) -> Vec<
         on_move: true,
         ..Scope::new(rules)
     };
-    let direct: Bitboard = threat::threats(pos.board(), side, &on_move)
+    let direct: Bitboard = threat::threats(pos.placement(), side, &on_move)
         .iter()
         .map(|t| t.victim)
         .collect();
@@ -643,7 +643,7 @@ fn combinations_to_move(pos: &mut Position, side: Color, rules: RuleSet) -> Vec<
         for &r in answers.iter() {
             let lost = pos.piece_at(r.to()).map_or(0, |p| params::value(p, r.to()));
             pos.make_move(r);
-            let best = threat::threats(pos.board(), side, &on_move)
+            let best = threat::threats(pos.placement(), side, &on_move)
                 .into_iter()
                 .map(|t| Threat {
                     victim: mover_origin(t.victim, r),

@@ -1,6 +1,6 @@
 //! Finding repetitions in a game line (§23.1–23.2): where a position occurred
 //! before and which moves a ruling judges. Classifying and ruling are
-//! [`super::repetition`]'s.
+//! [`super::repetition`](mod@super::repetition)'s.
 //!
 //! A position *occurs* again when its key recurs with the same side to move since
 //! the last capture. §23.2: the first move of a cycle counts towards the three
@@ -45,7 +45,7 @@ pub fn find_at(
     rules: RuleSet,
 ) -> Option<Cycle> {
     let st = state_at(history, current, n);
-    let window = (st.rule60.min(st.plies_from_null) as usize).min(n);
+    let window = (st.reversible_plies() as usize).min(n);
     if window < 4 {
         return None;
     }

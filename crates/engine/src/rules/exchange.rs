@@ -12,14 +12,14 @@
 //! life is evaded before we capture").
 
 use super::params;
-use crate::core::{Bitboard, Board, Color, PieceKind, Square};
+use crate::core::{Bitboard, Color, PieceKind, Placement, Square};
 
 /// True if the piece on `from` may legally move to `to` for its owner, whoever is
 /// to move, not counting attacks on its king by the enemy pieces in `ignore`. The
 /// piece's movement rules are not checked (callers know it reaches `to`); a move
 /// onto a piece of its own side or onto a king is never legal.
 #[inline]
-pub fn legal(board: &Board, from: Square, to: Square, ignore: Bitboard) -> bool {
+pub fn legal(board: &Placement, from: Square, to: Square, ignore: Bitboard) -> bool {
     let Some(p) = board.piece_at(from) else {
         return false;
     };
@@ -33,12 +33,17 @@ pub fn legal(board: &Board, from: Square, to: Square, ignore: Bitboard) -> bool 
 
 /// The rule value of the piece on `sq` (0 if empty).
 #[inline]
-pub fn value_at(board: &Board, sq: Square) -> i32 {
+pub fn value_at(board: &Placement, sq: Square) -> i32 {
     board.piece_at(sq).map_or(0, |p| params::value(p, sq))
 }
 
 /// The least valuable piece of `side` that can legally capture on `sq`.
-pub fn least_attacker(board: &Board, sq: Square, side: Color, ignore: Bitboard) -> Option<Square> {
+pub fn least_attacker(
+    board: &Placement,
+    sq: Square,
+    side: Color,
+    ignore: Bitboard,
+) -> Option<Square> {
     let mut atts = board.attackers(sq, side, board.occupied());
     let mut best: Option<(i32, Square)> = None;
     while atts.any() {
@@ -55,7 +60,7 @@ pub fn least_attacker(board: &Board, sq: Square, side: Color, ignore: Bitboard) 
 }
 
 /// True if `side` has any legal capture on `sq`.
-pub fn can_capture(board: &Board, sq: Square, side: Color, ignore: Bitboard) -> bool {
+pub fn can_capture(board: &Placement, sq: Square, side: Color, ignore: Bitboard) -> bool {
     let mut atts = board.attackers(sq, side, board.occupied());
     while atts.any() {
         let a = atts.pop_lsb();
@@ -69,7 +74,7 @@ pub fn can_capture(board: &Board, sq: Square, side: Color, ignore: Bitboard) -> 
 /// Static exchange evaluation: the best material result for `side` of capturing on
 /// `sq` (the piece there belongs to the other side) and exchanging on, each side
 /// taking with its least valuable legal attacker and free to stop. Never negative.
-pub fn see(board: &mut Board, sq: Square, side: Color, ignore: Bitboard) -> i32 {
+pub fn see(board: &mut Placement, sq: Square, side: Color, ignore: Bitboard) -> i32 {
     let Some(a) = least_attacker(board, sq, side, ignore) else {
         return 0;
     };
@@ -97,7 +102,7 @@ pub struct CaptureWorth {
 }
 
 /// Evaluates the capture `from`x`to` (which must be legal for its side).
-pub fn worth(board: &mut Board, from: Square, to: Square, ignore: Bitboard) -> CaptureWorth {
+pub fn worth(board: &mut Placement, from: Square, to: Square, ignore: Bitboard) -> CaptureWorth {
     let side = board.piece_at(from).expect("a capturer").color;
     let them = !side;
     let victim = value_at(board, to);
@@ -148,8 +153,8 @@ mod tests {
     use super::*;
     use crate::core::Position;
 
-    fn board(fen: &str) -> Board {
-        Position::from_fen(fen).unwrap().board().clone()
+    fn board(fen: &str) -> Placement {
+        Position::from_fen(fen).unwrap().placement().clone()
     }
 
     #[test]

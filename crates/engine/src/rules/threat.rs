@@ -20,7 +20,7 @@
 
 use super::exchange::{self, legal, value_at};
 use super::ruleset::RuleSet;
-use crate::core::{Bitboard, Board, Color, PieceKind, Square};
+use crate::core::{Bitboard, Color, PieceKind, Placement, Square};
 use std::fmt;
 
 /// The kind of a chase, as §26.8 distinguishes them.
@@ -123,7 +123,7 @@ impl Scope {
 
 /// Every enemy piece `side` threatens to win (at most one entry per victim, the
 /// strongest kind).
-pub fn threats(board: &Board, side: Color, scope: &Scope) -> Vec<Threat> {
+pub fn threats(board: &Placement, side: Color, scope: &Scope) -> Vec<Threat> {
     // Exchanges are played out on a copy.
     let board = &mut board.clone();
     let them = !side;
@@ -158,7 +158,7 @@ pub fn threats(board: &Board, side: Color, scope: &Scope) -> Vec<Threat> {
 }
 
 /// Whether the (legal) capture `a`x`v` is a winning threat, and of which kind.
-fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Option<Threat> {
+fn judge_capture(board: &mut Placement, a: Square, v: Square, scope: &Scope) -> Option<Threat> {
     let attacker = board.piece_at(a).expect("attacker");
     let victim = board.piece_at(v).expect("victim");
     let rook = victim.kind == PieceKind::Rook;
@@ -247,7 +247,7 @@ fn judge_capture(board: &mut Board, a: Square, v: Square, scope: &Scope) -> Opti
 /// same-kind piece), i.e. by playing `v`x`a`: the best the offering side then
 /// wins — taking back on `a`'s point, or taking a piece whose protection `v`
 /// provided (counted as the increase of its exchange value) — less the piece won.
-fn acceptance_loss(board: &mut Board, a: Square, v: Square, ignore: Bitboard) -> i32 {
+fn acceptance_loss(board: &mut Placement, a: Square, v: Square, ignore: Bitboard) -> i32 {
     let side = board.piece_at(a).expect("offering piece").color;
     let them = !side;
     let others: Vec<Square> =
@@ -270,7 +270,7 @@ fn acceptance_loss(board: &mut Board, a: Square, v: Square, ignore: Bitboard) ->
 
 /// True if the piece on `v` can legally take a piece of the other side of its own
 /// kind that attacks it, without losing material in the exchange that follows.
-fn offers_even_exchange(board: &mut Board, v: Square, scope: &Scope) -> bool {
+fn offers_even_exchange(board: &mut Placement, v: Square, scope: &Scope) -> bool {
     let victim = board.piece_at(v).expect("victim");
     let side = !victim.color;
     let same = board.attackers(v, side, board.occupied()) & board.pieces(side, victim.kind);
@@ -290,7 +290,7 @@ fn offers_even_exchange(board: &mut Board, v: Square, scope: &Scope) -> bool {
 }
 
 /// §26.7: a pawn's capture counts only when it unmasks a check by another piece.
-fn unmasks_check(board: &mut Board, a: Square, v: Square) -> bool {
+fn unmasks_check(board: &mut Placement, a: Square, v: Square) -> bool {
     let side = board.piece_at(a).expect("pawn").color;
     let captured = board.move_piece(a, v);
     let check = (board.king_attackers(board.king_square(!side), side, board.occupied())
@@ -307,7 +307,7 @@ mod tests {
 
     fn threats_of(fen: &str, side: Color, rules: RuleSet) -> Vec<(Square, ChaseKind)> {
         let pos = Position::from_fen(fen).unwrap();
-        threats(pos.board(), side, &Scope::new(rules))
+        threats(pos.placement(), side, &Scope::new(rules))
             .into_iter()
             .map(|t| (t.victim, t.kind))
             .collect()

@@ -1,5 +1,5 @@
 //! What the game's history makes a node worth to the search: repetitions ruled by
-//! the 棋例 (CXA 2011 or AXF — the ruling is [`rules::repetition`]'s) and the
+//! the 棋例 (CXA 2011 or AXF — the ruling is [`rules::repetition()`]'s) and the
 //! 60-move rule.
 //!
 //! The search keeps only what is its own: a cheap key filter in front of the rules,
@@ -145,7 +145,7 @@ impl RepetitionFilter {
     pub fn init(&mut self, pos: &Position) {
         self.counts.fill(0);
         let hist = pos.history();
-        let back = (pos.rule60().min(pos.state().plies_from_null) as usize).min(hist.len());
+        let back = (pos.state().reversible_plies() as usize).min(hist.len());
         for st in &hist[hist.len() - back..] {
             self.push(st.key);
         }
@@ -255,7 +255,7 @@ pub fn judge(
     }
     let hist = pos.history();
     let key = pos.key();
-    let end = (pos.rule60().min(pos.state().plies_from_null) as usize).min(hist.len());
+    let end = (pos.state().reversible_plies() as usize).min(hist.len());
     // Earlier occurrences (up to two), and whether the latest lies strictly after
     // the root.
     let mut seen = 0;

@@ -1,14 +1,14 @@
-//! [`Board`]: the placement of the pieces — a mailbox and bitboards by colour and
+//! [`Placement`]: where the pieces stand — a mailbox and bitboards by colour and
 //! kind — and every question that needs nothing else: which pieces attack a square
 //! or a king, where a piece may go, whether a move leaves its owner's king safe.
 //!
 //! [`Position`](super::Position) embeds one and adds the side to move, the key and
-//! the history. The rules module (棋例) asks the same questions of a bare board for
-//! either side, whoever is to move (the null-move view of 捉), and plays capture
-//! sequences on it with [`Board::move_piece`] / [`Board::unmove_piece`].
+//! the history. The rules module (棋例) asks the same questions of a bare placement
+//! for either side, whoever is to move (the null-move view of 捉), and plays capture
+//! sequences on it with [`Placement::move_piece`] / [`Placement::unmove_piece`].
 //!
-//! The attacks on a king (flying general included) are written once, in
-//! [`king_attackers`], and serve checks, legality and the rules alike.
+//! The attacks on a king (flying general included) are written once and serve
+//! checks, legality and the rules alike.
 
 use super::attacks;
 use super::bitboard::Bitboard;
@@ -16,21 +16,22 @@ use super::mv::Move;
 use super::piece::{Color, Piece, PieceKind};
 use super::square::Square;
 
-/// Placement only: a mailbox and bitboards by colour and kind, always in step.
+/// The pieces on the board: a mailbox and bitboards by colour and kind, always in
+/// step.
 ///
 /// ```
 /// use chuhan_engine::core::{Bitboard, Color, Position, Square};
 /// let pos = Position::from_fen("4k4/9/9/9/4r4/9/9/9/4R4/4K4 w").unwrap();
-/// let mut board = pos.board().clone();
+/// let mut board = pos.placement().clone();
 /// // Black's rook may take red's (whoever is to move), and red's king may take back.
 /// assert!(board.pseudo_targets(Square::E5).has(Square::E1));
 /// let captured = board.move_piece(Square::E5, Square::E1);
 /// assert!(board.attackers(Square::E1, Color::Red, board.occupied()).any());
 /// board.unmove_piece(Square::E5, Square::E1, captured);
-/// assert_eq!(&board, pos.board());
+/// assert_eq!(&board, pos.placement());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Board {
+pub struct Placement {
     squares: [Option<Piece>; 90],
     by_color: [Bitboard; 2],
     by_kind: [Bitboard; 7],
@@ -57,15 +58,15 @@ fn king_attackers(
         & theirs
 }
 
-impl Default for Board {
-    fn default() -> Board {
-        Board::EMPTY
+impl Default for Placement {
+    fn default() -> Placement {
+        Placement::EMPTY
     }
 }
 
-impl Board {
+impl Placement {
     /// No piece on the board.
-    pub const EMPTY: Board = Board {
+    pub const EMPTY: Placement = Placement {
         squares: [None; 90],
         by_color: [Bitboard::EMPTY; 2],
         by_kind: [Bitboard::EMPTY; 7],
@@ -135,7 +136,7 @@ impl Board {
 
     /// All pieces (both colours) attacking `sq` with occupancy `occ`. Kings attack
     /// only their palace neighbours here (the flying-general rule concerns only king
-    /// squares; see [`Board::king_attackers`]).
+    /// squares; see [`Placement::king_attackers`]).
     pub fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
         let k = &self.by_kind;
         let mut att = (attacks::rook_attacks(sq, occ) & k[PieceKind::Rook.index()])
@@ -153,7 +154,7 @@ impl Board {
     }
 
     /// Pieces of `by` attacking `sq` with occupancy `occ` (see
-    /// [`Board::attackers_to`]).
+    /// [`Placement::attackers_to`]).
     #[inline]
     pub fn attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
         self.attackers_to(sq, occ) & self.by_color[by.index()]
@@ -186,7 +187,7 @@ impl Board {
                 (attacks::rook_attacks(sq, occ) - occ)
                     | (attacks::cannon_attacks(sq, occ) & self.color(!p.color))
             }
-            _ => Board::piece_attacks(p, sq, occ) - ours,
+            _ => Placement::piece_attacks(p, sq, occ) - ours,
         }
     }
 
@@ -246,7 +247,7 @@ impl Board {
         captured
     }
 
-    /// Takes back [`Board::move_piece`]`(from, to)`, which captured `captured`.
+    /// Takes back [`Placement::move_piece`]`(from, to)`, which captured `captured`.
     #[inline(always)]
     pub fn unmove_piece(&mut self, from: Square, to: Square, captured: Option<Piece>) {
         let p = self.squares[to.index()].expect("the moved piece");
@@ -268,7 +269,7 @@ mod tests {
     use super::*;
     use crate::core::Position;
 
-    /// Legality for either side from the bare board agrees with the position's for
+    /// Legality for either side from the bare placement agrees with the position's for
     /// its side to move, before and after a pass.
     #[test]
     fn legality_for_either_side_matches_the_position() {
@@ -282,7 +283,7 @@ mod tests {
         for fen in fens {
             let mut pos = Position::from_fen(fen).unwrap();
             for _ in 0..2 {
-                let b = pos.board();
+                let b = pos.placement();
                 let us = pos.side_to_move();
                 let legal = pos.legal_moves();
                 for from in b.color(us) {
@@ -304,12 +305,12 @@ mod tests {
     #[test]
     fn move_and_unmove_restore_the_board() {
         let pos = Position::from_fen("4k4/9/9/9/4c4/9/9/9/4R4/3K5 w").unwrap();
-        let mut b = pos.board().clone();
+        let mut b = pos.placement().clone();
         let captured = b.move_piece(Square::E1, Square::E5);
         assert_eq!(captured.map(|p| p.kind), Some(PieceKind::Cannon));
         assert_eq!(b.occupied().count(), 3);
         assert!(b.pieces(Color::Black, PieceKind::Cannon).is_empty());
         b.unmove_piece(Square::E1, Square::E5, captured);
-        assert_eq!(&b, pos.board());
+        assert_eq!(&b, pos.placement());
     }
 }
