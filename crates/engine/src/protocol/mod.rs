@@ -470,7 +470,6 @@ fn print_events(
                 ));
             }
             Event::Book { mv, weight } => out.line(&dialect.book(mv, weight)),
-            Event::Message(m) => out.line(&dialect.message(&m)),
             Event::BestMove(b) => {
                 answered.store(true, Ordering::SeqCst);
                 out.line(&dialect.bestmove(&b));

@@ -2,7 +2,7 @@
 //! text in its own dialect.
 
 use crate::core::Move;
-use crate::search::score::{Score, Value};
+use crate::search::score::Value;
 use crate::search::tt::Bound;
 use crossbeam_channel::Receiver;
 
@@ -15,10 +15,9 @@ pub struct Info {
     pub seldepth: usize,
     /// 1-based line number with MultiPV.
     pub multipv: usize,
-    /// The raw search value (for dialects that print bare integers).
+    /// The search value, from the side to move's view (the protocol writes it as
+    /// a bare integer or as a [`crate::search::Score`]).
     pub value: Value,
-    /// The score in reporting form.
-    pub score: Score,
     /// `Some` if the value is only a bound (aspiration fail high/low).
     pub bound: Option<Bound>,
     /// Nodes searched by all threads.
@@ -106,8 +105,6 @@ pub enum Event {
         /// Its weight in the book.
         weight: u32,
     },
-    /// A note for the user.
-    Message(String),
     /// The search is over; always the last event.
     BestMove(BestMove),
 }

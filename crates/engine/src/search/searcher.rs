@@ -14,7 +14,7 @@ use crate::search::history::History;
 use crate::search::limits::Limits;
 use crate::search::params::{DRAW_ACCEPT_SCORE, RESIGN_MIN_DEPTH, RESIGN_SCORE};
 use crate::search::repetition::{self, RepetitionFilter};
-use crate::search::score::{Score, Value, mated_in};
+use crate::search::score::{Value, mated_in};
 use crate::search::settings::Settings;
 use crate::search::time::TimeManager;
 use crate::search::tt::{self, TranspositionTable, TtEntry};
@@ -262,7 +262,6 @@ impl Searcher {
                     seldepth: 0,
                     multipv: 1,
                     value: v,
-                    score: Score::from_value(v),
                     bound: None,
                     nodes: 0,
                     nps: 0,
@@ -413,7 +412,6 @@ fn run_search(
             seldepth: chosen.seldepth.max(1),
             multipv: 1,
             value,
-            score: Score::from_value(value),
             bound: None,
             nodes,
             nps: nodes * 1000 / time_ms.max(1),

@@ -475,7 +475,6 @@ impl<'a> Worker<'a> {
                 seldepth: rm.seldepth.max(1),
                 multipv: i + 1,
                 value,
-                score: Score::from_value(value),
                 bound: rm.bound,
                 nodes,
                 nps: nodes * 1000 / time_ms.max(1),
