@@ -1,6 +1,7 @@
 //! `chuhan book compile|dump|build|generate|probe`: convert, build, generate and inspect
 //! opening books.
 
+use crate::hms::hms;
 use chuhan_arena::book_generator::{self, GenerateOptions};
 use chuhan_engine::book::{
     Book, BookBuilder, BookSet, BuildOptions, OwnBook, RecordFormat, eleeye, fold, params, text,
@@ -302,12 +303,6 @@ fn build(files: &[PathBuf], out: &Path, options: BuildOptions) -> Result<(), Str
     Ok(())
 }
 
-/// `h:mm:ss`.
-fn clock(d: Duration) -> String {
-    let s = d.as_secs();
-    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-}
-
 fn generate_book(options: &GenerateOptions, out: &Path) -> Result<(), String> {
     let started = Instant::now();
     let terminal = std::io::stderr().is_terminal();
@@ -330,7 +325,7 @@ fn generate_book(options: &GenerateOptions, out: &Path) -> Result<(), String> {
         let left = p.budget.map_or(String::new(), |b| {
             let per = elapsed.as_secs_f64() / p.searched.max(1) as f64;
             let rest = b.saturating_sub(p.searched) as f64 * per;
-            format!(", about {} left", clock(Duration::from_secs_f64(rest)))
+            format!(", about {} left", hms(Duration::from_secs_f64(rest)))
         });
         let line = format!(
             "ply {}: {}/{} | searched {}{} | {} Mnodes | {} elapsed{left}",
@@ -340,7 +335,7 @@ fn generate_book(options: &GenerateOptions, out: &Path) -> Result<(), String> {
             p.searched,
             p.budget.map_or(String::new(), |b| format!("/{b}")),
             p.nodes / 1_000_000,
-            clock(elapsed),
+            hms(elapsed),
         );
         if terminal {
             eprint!("\r{line}\x1b[K");
@@ -364,7 +359,7 @@ fn generate_book(options: &GenerateOptions, out: &Path) -> Result<(), String> {
         generated.book.move_count(),
         generated.book.position_count(),
         generated.nodes / 1_000_000,
-        clock(started.elapsed())
+        hms(started.elapsed())
     );
     Ok(())
 }

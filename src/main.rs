@@ -6,12 +6,15 @@
 mod bench;
 mod book;
 mod convert;
+mod datagen;
+mod hms;
 mod judge;
 mod r#match;
 mod perft;
 mod show;
 mod suite;
 mod tournament;
+mod train;
 mod tune;
 
 use clap::{Parser, Subcommand};
@@ -51,6 +54,10 @@ enum Command {
     Suite(suite::SuiteArgs),
     /// Tune the evaluation weights on game records (Texel's method).
     Tune(tune::TuneArgs),
+    /// Self-play training data for the neural evaluation, in resumable work units.
+    Datagen(Box<datagen::DatagenArgs>),
+    /// Train the neural evaluation (NNUE) on datagen data, on every core.
+    Train(Box<train::TrainArgs>),
 }
 
 fn main() -> ExitCode {
@@ -70,5 +77,7 @@ fn main() -> ExitCode {
         Some(Command::Tournament(args)) => tournament::run(&args),
         Some(Command::Suite(args)) => suite::run(&args),
         Some(Command::Tune(args)) => tune::run(&args),
+        Some(Command::Datagen(args)) => datagen::run(&args),
+        Some(Command::Train(args)) => train::run(&args),
     }
 }

@@ -2,23 +2,27 @@
 //!
 //! Everything that drives engines, built on [`chuhan_engine`]: the match runner
 //! ([`r#match`]), tournaments under the CXA 2011 competition rules ([`tournament`]),
-//! opening suites ([`suite`]), evaluation tuning ([`tune`]) and book generation by
-//! search ([`book_generator`]). Nothing here prints; the `chuhan` command does.
+//! opening suites ([`suite`]), evaluation tuning ([`tune`]), book generation by
+//! search ([`book_generator`]), self-play training data ([`datagen`]) and the
+//! neural evaluation's trainer ([`train`]). Nothing here prints; the `chuhan`
+//! command does.
 //!
 //! Match and tournament share one vocabulary, [`game`]: engine configuration,
 //! clocks and time controls, openings, the game a tournament asks for and the
 //! outcome it gets back; game results and rule sets are the engine crate's. Neither
 //! imports the other: `tournament → game` and `r#match → game`, the drawing of lots
 //! ([`lots`]) serving both and the opening suites. The `chuhan tournament` command
-//! joins them, handing the tournament the match runner's game player. Suites, tuning
-//! and book generation use the engine library in process.
+//! joins them, handing the tournament the match runner's game player. Suites, tuning,
+//! book generation and data generation use the engine library in process.
 
 #![warn(missing_docs)]
 
 pub mod book_generator;
+pub mod datagen;
 pub mod game;
 pub mod lots;
 pub mod r#match;
 pub mod suite;
 pub mod tournament;
+pub mod train;
 pub mod tune;

@@ -16,9 +16,11 @@
 //! [`notation`] reads and writes moves (ICCS, WXF, Chinese), game records (PGN, XQF)
 //! and draws boards (text, SVG).
 //! [`rules`] holds the repetition rules (棋例) and the end of the game.
+//! [`binary`] reads the little-endian fields of Chuhan's binary files.
 
 #![warn(missing_docs)]
 
+pub mod binary;
 pub mod book;
 pub mod core;
 pub mod engine;

@@ -16,7 +16,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Resign adjudication: see the module docs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ResignRule {
     /// Consecutive moves of each side.
     pub moves: u32,
@@ -25,7 +25,7 @@ pub struct ResignRule {
 }
 
 /// Draw adjudication: see the module docs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DrawRule {
     /// Consecutive moves of each side.
     pub moves: u32,

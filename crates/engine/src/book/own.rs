@@ -21,6 +21,7 @@ use super::error::{BookError, Corruption};
 use super::fold::{fold, mirror_key};
 use super::index::KeyIndex;
 use super::packed::PackedPosition;
+use crate::binary::fnv1a;
 use crate::core::{Move, Position};
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
@@ -35,16 +36,6 @@ const HEADER_SIZE: usize = 32;
 const POSITION_SIZE: usize = 8 + 2 + PackedPosition::SIZE;
 const MOVE_SIZE: usize = 20;
 const HAS_WDL: u16 = 1;
-
-/// FNV-1a, 64 bits: detects every change confined to one byte (each step is a
-/// bijection of the running state), which is what a checksum of a book needs.
-fn fnv1a(data: &[u8]) -> u64 {
-    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
-    for &b in data {
-        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
-    }
-    h
-}
 
 fn u16_at(d: &[u8], at: usize) -> u16 {
     u16::from_le_bytes([d[at], d[at + 1]])

@@ -9,7 +9,9 @@
 //! The evaluation is computed from scratch at each node (it costs a few
 //! hundred nanoseconds; incremental material/PST updates would need a wrapper around
 //! `core::Position` and did not pay in measurements at our search speed).
+//! [`nnue`] holds the neural evaluation's features and net files.
 
+pub mod nnue;
 pub mod params;
 pub mod pst;
 pub mod tapered;
