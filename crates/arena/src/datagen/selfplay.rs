@@ -22,14 +22,13 @@ use super::unit_file::GameSummary;
 use crate::game::play::Termination;
 use crate::lots::Lots;
 use crate::r#match::adjudication::{Adjudication, Adjudicator, Decision};
-use crate::r#match::dialect::Score as ReportedScore;
 use chuhan_engine::core::Position;
 use chuhan_engine::core::{GameResult, PlayerResult};
 use chuhan_engine::engine::{Engine, EngineOption};
 use chuhan_engine::rules::{self, Status};
 use chuhan_engine::search::Limits;
 use chuhan_engine::search::repetition::RepetitionRules;
-use chuhan_engine::search::score::{Score, Value};
+use chuhan_engine::search::score::Score;
 
 /// A searched position waiting for the game's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,13 +141,6 @@ fn adjudicated(winner: GameResult) -> End {
     }
 }
 
-fn reported(v: Value) -> ReportedScore {
-    match Score::from_value(v) {
-        Score::Cp(c) => ReportedScore::Cp(c),
-        Score::Mate(m) => ReportedScore::Mate(m),
-    }
-}
-
 /// Plays game `g` of `plan`.
 pub fn play(plan: &Plan, g: u64) -> Result<PlayedGame, EngineSetupError> {
     let s = &plan.settings;
@@ -202,7 +194,7 @@ pub fn play(plan: &Plan, g: u64) -> Result<PlayedGame, EngineSetupError> {
                 key: pos.key(),
             });
         }
-        adjudicator.record(side, Some(reported(value)));
+        adjudicator.record(side, Some(Score::from_value(value)));
         pos.make_move(mv);
         after_capture = capture;
         if rules::game_status(&pos, s.rules).is_over() {
