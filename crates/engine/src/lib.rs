@@ -17,6 +17,30 @@
 //! and draws boards (text, SVG).
 //! [`rules`] holds the repetition rules (棋例) and the end of the game.
 //! [`binary`] reads the little-endian fields of Chuhan's binary files.
+//!
+//! # One vocabulary
+//!
+//! Each concept is defined once, in the lowest module that every user can depend on
+//! (`core` < `rules` < `eval` < `search` < `engine` < `protocol`, with `notation`
+//! on `core` and `book` on `notation`, both under `engine`; no arrow runs upward),
+//! and the arena uses the same types:
+//!
+//! | concept | type | module |
+//! |---|---|---|
+//! | how a game ended; one side's result | [`GameResult`](core::GameResult), [`PlayerResult`](core::PlayerResult) | [`core::result`] |
+//! | the seeded random generator | [`SplitMix64`](core::SplitMix64) | [`core::splitmix`] |
+//! | the placement, the position | [`Board`](core::Board), [`Position`](core::Position) | [`core::board`], [`core::position`] |
+//! | the rule set (CXA 2011, AXF) and its policy | [`RuleSet`](rules::RuleSet), [`Policy`](rules::policy::Policy) | [`rules::ruleset`], [`rules::policy`] |
+//! | the game's state after a move; the arbiter's ruling | [`GameStatus`](rules::GameStatus), [`Judgement`](rules::Judgement) | [`rules::status`], [`rules::judge`](mod@rules::judge) |
+//! | a search value; a score as an engine reports it (cp or mate) | [`Value`](search::score::Value), [`Score`](search::score::Score) | [`search::score`] |
+//! | what may follow a `bestmove` (draw, resign) | [`Offer`](search::event::Offer) | [`search::event`] |
+//! | the engine facade | [`Engine`](engine::Engine), [`EngineError`](engine::EngineError) | [`engine`] |
+//! | the protocol dialect (UCCI, UCI) | [`Dialect`](protocol::dialect::Dialect) | [`protocol::dialect`] |
+//! | a game record; a game the book builder learns from | [`notation::Game`], [`book::Game`] | [`notation::game`], [`book::game`] |
+//!
+//! The arena's own vocabulary (engine configuration, clocks, openings, the game seam)
+//! is `chuhan_arena::game`; its client of engine processes is
+//! `chuhan_arena::r#match::client::EngineClient`.
 
 #![warn(missing_docs)]
 

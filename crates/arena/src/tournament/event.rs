@@ -33,7 +33,7 @@ use super::knockout::{
     Side, placings,
 };
 use super::player::PlayerId;
-use super::results::{Board, GameRecord, Header, Record, RoundRecord, VERSION};
+use super::results::{BoardPairing, GameRecord, Header, Record, RoundRecord, VERSION};
 use super::round_robin::RoundRobinTable;
 use super::standings::{Decision, EntryKind, ScoreTable, ScoredGame};
 use super::swiss::{self, PairingError, SwissPlayer};
@@ -503,7 +503,7 @@ impl Event {
     }
 
     /// The games of a knockout board so far, from the first player's side.
-    fn match_scores(&self, round: u32, board: &Board) -> Vec<MatchGameResult> {
+    fn match_scores(&self, round: u32, board: &BoardPairing) -> Vec<MatchGameResult> {
         self.games
             .range(
                 GameId {
@@ -570,7 +570,7 @@ impl Event {
             .is_none_or(|l| l.coin("colours", u64::from(round) << 16 | u64::from(board)))
     }
 
-    fn knockout_progress(&self, round: u32, board: &Board) -> MatchProgress {
+    fn knockout_progress(&self, round: u32, board: &BoardPairing) -> MatchProgress {
         self.match_rule(round, board.board).progress(
             self.first_has_red(round, board.board),
             &self.match_scores(round, board),
@@ -699,7 +699,7 @@ impl Event {
     }
 
     fn pair(&self, round: u32) -> Result<RoundRecord, EventError> {
-        let board = |k: usize, first: PlayerId, second: PlayerId| Board {
+        let board = |k: usize, first: PlayerId, second: PlayerId| BoardPairing {
             board: k as u32 + 1,
             first,
             second,
@@ -758,7 +758,7 @@ impl Event {
                                 super::knockout::Entrant::Player(a),
                                 super::knockout::Entrant::Player(b),
                             ],
-                        ) => boards.push(Board {
+                        ) => boards.push(BoardPairing {
                             board: m.plan.id.board,
                             first: a,
                             second: b,

@@ -42,7 +42,7 @@ pub struct Header {
 /// One board of a round: the first-listed player has Red in the first game
 /// (round robin and Swiss); in a knockout, the upper place of the bracket.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Board {
+pub struct BoardPairing {
     /// The board number.
     pub board: u32,
     /// First-listed player.
@@ -57,7 +57,7 @@ pub struct RoundRecord {
     /// The round number.
     pub round: u32,
     /// Its boards.
-    pub boards: Vec<Board>,
+    pub boards: Vec<BoardPairing>,
     /// Players with a bye.
     #[serde(default)]
     pub byes: Vec<PlayerId>,

@@ -1,10 +1,10 @@
 //! [`SplitMix64`]: the one seeded pseudo-random generator of the project.
 //!
 //! Where a random stream must be the same on every machine and in every future
-//! version — the Zobrist keys (and so every book keyed by them), the seeds of the
-//! engine's book choices, the arena's drawing of lots, the playouts of tests and
-//! benchmarks — it comes from here rather than from a crate whose generators may
-//! change between releases. SplitMix64 (Steele, Lea and Flood, 2014; public domain)
+//! version — the Zobrist keys (and so every book keyed by them), the arena's
+//! drawing of lots, the playouts of tests and benchmarks — it comes from here
+//! rather than from a crate whose generators may change between releases. (Book
+//! choices, which need no reproducibility, draw from `rand`.) SplitMix64 (Steele, Lea and Flood, 2014; public domain)
 //! is a 64-bit counter passed through a mixing function: small, fast, and usable
 //! at compile time (every method is a `const fn`).
 
