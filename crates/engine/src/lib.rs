@@ -29,7 +29,7 @@
 //! |---|---|---|
 //! | how a game ended; one side's result | [`GameResult`](core::GameResult), [`PlayerResult`](core::PlayerResult) | [`core::result`] |
 //! | the seeded random generator | [`SplitMix64`](core::SplitMix64) | [`core::splitmix`] |
-//! | the placement, the position | [`Board`](core::Board), [`Position`](core::Position) | [`core::board`], [`core::position`] |
+//! | the pieces on the board, the position | [`Placement`](core::Placement), [`Position`](core::Position) | [`core::placement`], [`core::position`] |
 //! | the rule set (CXA 2011, AXF) and its policy | [`RuleSet`](rules::RuleSet), [`Policy`](rules::policy::Policy) | [`rules::ruleset`], [`rules::policy`] |
 //! | the game's state after a move; the arbiter's ruling | [`GameStatus`](rules::GameStatus), [`Judgement`](rules::Judgement) | [`rules::status`], [`rules::judge`](mod@rules::judge) |
 //! | a search value; a score as an engine reports it (cp or mate) | [`Value`](search::score::Value), [`Score`](search::score::Score) | [`search::score`] |
