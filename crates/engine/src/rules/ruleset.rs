@@ -3,7 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// The repetition rule set (棋例) used to judge cycles.
+/// The repetition rule set (棋例) used to judge cycles. How the two differ, clause by
+/// clause, is their [`Policy`](super::Policy) ([`RuleSet::policy`]).
 ///
 /// ```
 /// use chuhan_engine::rules::RuleSet;
