@@ -6,6 +6,7 @@ use chuhan_engine::engine::{Engine, EngineOption};
 use chuhan_engine::rules::{MoveRuling, RuleSet, judge_position};
 use chuhan_engine::search::Limits;
 use chuhan_engine::search::history::History;
+use chuhan_engine::search::measure::{MATES, mate_depth};
 use chuhan_engine::search::picker::{MovePicker, OrderContext};
 use chuhan_engine::search::repetition::RepetitionRules;
 use chuhan_engine::search::score::Score;
@@ -105,28 +106,6 @@ fn engine_mate(fen: &str, depth: i32) -> (Option<Move>, Option<i32>) {
     (b.best, mate)
 }
 
-/// Positions and the length of their shortest forced mate (each checked by brute
-/// force below).
-const MATES: &[(&str, u32)] = &[
-    // Two rooks: the king is boxed on the back rank (the flying general covers e9).
-    ("3k5/R8/9/9/9/9/9/9/9/R3K4 w", 1),
-    // Rook and cannon against two advisors.
-    ("4ka3/4a4/9/9/9/9/9/9/9/2R1K1C2 w", 1),
-    // Two rooks from afar.
-    ("4k4/9/9/9/9/9/9/9/9/RR1K5 w", 2),
-    // Cannon and rook.
-    ("5k3/9/9/9/9/9/9/9/4C4/R2K5 w", 2),
-    ("3k5/4a4/9/9/9/9/9/9/4C4/R3K4 w", 3),
-    // Mate in two by stalemate (困斃 loses): a quiet rook move boxes the king in.
-    ("5k3/9/9/9/9/9/9/9/9/R2K5 w", 2),
-    // A rook against two advisors, with the king's help.
-    ("4ka3/4a4/9/9/9/9/9/9/9/R2K5 w", 3),
-    // Rook and cannon against advisors.
-    ("4k4/4a4/9/9/9/9/9/9/9/R2K1C3 w", 4),
-    ("3aka3/9/9/9/9/9/9/9/9/R2K1C3 w", 4),
-    ("4k4/9/3a5/9/9/9/9/9/4C4/R2K5 w", 4),
-];
-
 #[test]
 fn mate_lengths_are_right() {
     for &(fen, n) in MATES {
@@ -137,7 +116,7 @@ fn mate_lengths_are_right() {
 #[test]
 fn engine_finds_the_shortest_mates() {
     for &(fen, n) in MATES {
-        let (best, mate) = engine_mate(fen, 2 * n as i32 + 12);
+        let (best, mate) = engine_mate(fen, mate_depth(n));
         assert_eq!(mate, Some(n as i32), "{fen}");
         // The move keeps the mate: the opponent is mated within n-1 moves whatever
         // it does.

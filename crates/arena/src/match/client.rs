@@ -132,6 +132,9 @@ pub struct Thought {
     pub elapsed: Duration,
     /// The last `info` carrying a score (with its depth, nodes and pv).
     pub info: Option<InfoLine>,
+    /// Every `info` line that gave a depth, in order (the search's iterations:
+    /// `chuhan bench --ebf --engine` reads their node counts).
+    pub iterations: Vec<InfoLine>,
 }
 
 /// One search request.
@@ -412,6 +415,7 @@ impl EngineClient {
             answer: Answer::Crashed,
             elapsed,
             info: None,
+            iterations: Vec::new(),
         };
         let Some(p) = self.process.as_mut() else {
             return crashed(Duration::ZERO);
@@ -446,10 +450,18 @@ impl EngineClient {
         }
         let deadline = start + search.deadline;
         let mut info: Option<InfoLine> = None;
+        let mut iterations = Vec::new();
         loop {
             match p.recv(deadline) {
                 Recv::Line(l) => match dialect::parse_line(&l) {
-                    EngineLine::Info(i) if i.score.is_some() => info = Some(i),
+                    EngineLine::Info(i) => {
+                        if i.depth.is_some() {
+                            iterations.push(i.clone());
+                        }
+                        if i.score.is_some() {
+                            info = Some(i);
+                        }
+                    }
                     EngineLine::BestMove(b) => {
                         let answer = match b.mv {
                             Some(text) => Answer::Move {
@@ -462,6 +474,7 @@ impl EngineClient {
                             answer,
                             elapsed: start.elapsed(),
                             info,
+                            iterations,
                         };
                     }
                     _ => {}
@@ -479,6 +492,7 @@ impl EngineClient {
                         answer: Answer::Late { killed },
                         elapsed,
                         info,
+                        iterations,
                     };
                 }
             }

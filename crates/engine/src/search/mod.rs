@@ -12,7 +12,7 @@
 //!
 //! Layout: [`searcher`] (the threads and their tables), [`worker`] (alpha-beta),
 //! [`picker`] (staged move ordering), [`history`], [`see`], [`tt`], [`repetition`]
-//! (history-dependent verdicts: the seam for the 棋例 rules), [`time`], [`limits`],
+//! (history-dependent verdicts: the seam for the 棋例 rules), [`time`], [`limits`], [`measure`] (branching factor, time to depth, mate suite),
 //! [`settings`], [`event`], [`score`], [`bench`](mod@bench), and [`params`] with every
 //! tunable.
 
@@ -20,6 +20,7 @@ pub mod bench;
 pub mod event;
 pub mod history;
 pub mod limits;
+pub mod measure;
 pub mod params;
 pub mod picker;
 pub mod repetition;
