@@ -12,7 +12,8 @@
 //!
 //! Layout: [`searcher`] (the threads and their tables), [`worker`] (alpha-beta),
 //! [`picker`] (staged move ordering), [`history`], [`see`], [`tt`], [`repetition`]
-//! (history-dependent verdicts: the seam for the 棋例 rules), [`time`], [`limits`], [`measure`] (branching factor, time to depth, mate suite),
+//! (history-dependent verdicts: the seam for the 棋例 rules), [`time`], [`limits`],
+//! [`measure`] (branching factor, time to depth, mate suite),
 //! [`settings`], [`event`], [`score`], [`bench`](mod@bench), and [`params`] with every
 //! tunable.
 
