@@ -1,16 +1,19 @@
-//! `chuhan bench [--depth D] [--threads T] [--hash MB] [--rules R]`: the fixed-depth
-//! search of the bench positions; prints the node count (the signature) and the
-//! speed. With `--ebf`, `--ttd` or `--mates` it measures the search's shape instead
-//! (see [`chuhan_engine::search::measure`]).
+//! `chuhan bench [--depth D] [--threads T] [--hash MB] [--rules R] [--eval-file NET]`:
+//! the fixed-depth search of the bench positions; prints the node count (the
+//! signature) and the speed (with a net: its speed). With `--ebf`, `--ttd` or
+//! `--mates` it measures the search's shape instead (see
+//! [`chuhan_engine::search::measure`]).
 
 use chuhan_arena::r#match::client::{EngineClient, GameSoFar, Search, Timeouts};
 use chuhan_arena::r#match::dialect::GoLimit;
 use chuhan_arena::r#match::engine_arg;
 use chuhan_engine::core::Position;
+use chuhan_engine::eval::nnue::Network;
 use chuhan_engine::search::measure::{self, EBF_FROM_DEPTH, EBF_POSITIONS, EBF_TO_DEPTH};
 use chuhan_engine::search::repetition::RepetitionRules;
 use chuhan_engine::search::{SearchError, Searcher, bench};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Arguments of `chuhan bench`.
@@ -30,6 +33,10 @@ pub struct BenchArgs {
     /// (every repetition a draw, to measure what the rules cost).
     #[arg(long, default_value_t = RepetitionRules::default())]
     pub rules: RepetitionRules,
+    /// Evaluate with this net (NNUE) instead of the hand-written evaluation, to
+    /// measure its speed (the node count is then not the signature).
+    #[arg(long, value_name = "NET", conflicts_with_all = ["ebf", "ttd", "mates"])]
+    pub eval_file: Option<std::path::PathBuf>,
     /// Also print the node count and time of each position.
     #[arg(long)]
     pub verbose: bool,
@@ -84,7 +91,14 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     } else if args.mates {
         mates(hash, args.rules)
     } else {
-        signature(depth, args.threads, hash, args.rules, args.verbose)
+        let net = match args.eval_file.as_deref().map(Network::load).transpose() {
+            Ok(net) => net.map(Arc::new),
+            Err(e) => {
+                eprintln!("error: cannot load net: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        signature(depth, args.threads, hash, args.rules, net, args.verbose)
     };
     match result {
         Ok(code) => code,
@@ -100,9 +114,10 @@ fn signature(
     threads: usize,
     hash: usize,
     rules: RepetitionRules,
+    net: Option<Arc<Network>>,
     verbose: bool,
 ) -> Result<ExitCode, SearchError> {
-    let r = bench::run_with(depth, threads, hash, rules)?;
+    let r = bench::run_with(depth, threads, hash, rules, net)?;
     if verbose {
         for (i, (fen, n)) in bench::POSITIONS.iter().zip(&r.nodes).enumerate() {
             println!("{:>2} {:>10}  {fen}", i + 1, n);

@@ -734,3 +734,78 @@ fn rules_option_is_a_combo_in_both_dialects() {
     assert_eq!(out.len(), 1, "{out:?}");
     assert!(out[0].starts_with("info string error"), "{out:?}");
 }
+
+/// `EvalFile` loads a net (a damaged one is refused with one error line and the
+/// engine plays on with the net it had), `UseNNUE` switches it on; both dialects
+/// list both options.
+#[test]
+fn nnue_options_load_and_refuse_nets() {
+    use chuhan_engine::eval::nnue::network::{QA, QB, SCALE};
+    use chuhan_engine::eval::nnue::{Architecture, KingBuckets, Network};
+    let mut net = Network::zeroed(Architecture {
+        king_buckets: KingBuckets::One,
+        hidden: 16,
+        output_buckets: 1,
+        qa: QA,
+        qb: QB,
+        scale: SCALE,
+    });
+    for (i, w) in net.ft_weights.iter_mut().enumerate() {
+        *w = (i * 7919 % 201) as i16 - 100;
+    }
+    for (i, w) in net.out_weights.iter_mut().enumerate() {
+        *w = (i * 31 % 21) as i16 - 10;
+    }
+    let dir = std::env::temp_dir();
+    let good = dir.join(format!("chuhan-protocol-{}.nnue", std::process::id()));
+    let bad = dir.join(format!("chuhan-protocol-bad-{}.nnue", std::process::id()));
+    let bytes = net.to_bytes();
+    std::fs::write(&good, &bytes).unwrap();
+    std::fs::write(&bad, &bytes[..bytes.len() - 1]).unwrap();
+
+    let mut d = Daemon::start();
+    d.send("uci");
+    let hello = d.until(|l| l == "uciok");
+    assert!(
+        hello
+            .iter()
+            .any(|l| l == "option name UseNNUE type check default false")
+    );
+    assert!(
+        hello
+            .iter()
+            .any(|l| l == "option name EvalFile type string default <empty>")
+    );
+    d.send("setoption name OwnBook value false");
+    d.send("setoption name UseNNUE value true");
+    let out = d.sync();
+    assert!(
+        out.len() == 1 && out[0].contains("no net is loaded"),
+        "{out:?}"
+    );
+    d.send(&format!("setoption name EvalFile value {}", good.display()));
+    assert_eq!(d.sync(), Vec::<String>::new());
+    d.send(&format!("setoption name EvalFile value {}", bad.display()));
+    let out = d.sync();
+    assert!(
+        out.len() == 1 && out[0].contains("error") && out[0].contains("wrong-size"),
+        "{out:?}"
+    );
+    d.send("position startpos moves h2e2");
+    d.send("go depth 4");
+    let best = d.bestmove();
+    let pos = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b")
+        .unwrap();
+    assert!(pos.is_legal(move_of(&best)), "{best}");
+
+    let mut d = ucci();
+    d.send("setoption evalfile /no/such/file.nnue");
+    let out = d.sync();
+    assert!(
+        out.len() == 1 && out[0].contains("cannot load net"),
+        "{out:?}"
+    );
+    for f in [good, bad] {
+        std::fs::remove_file(f).unwrap();
+    }
+}

@@ -2,6 +2,7 @@
 
 use crate::book::LoadFailure;
 use crate::core::Move;
+use crate::eval::nnue::NetError;
 use crate::search::searcher::SearchError;
 use std::fmt;
 
@@ -15,6 +16,16 @@ pub enum EngineError {
     /// Books of a [`super::EngineOption::BookFiles`] list that could not be
     /// loaded; the others are in use.
     Books(Vec<LoadFailure>),
+    /// A net file could not be loaded; the net loaded before (if any) stays.
+    Net {
+        /// The file as named.
+        file: String,
+        /// Why it was refused.
+        error: NetError,
+    },
+    /// The net is switched on but none is loaded: the hand-written evaluation
+    /// plays until [`super::EngineOption::EvalFile`] loads one.
+    NoNet,
 }
 
 impl fmt::Display for EngineError {
@@ -22,6 +33,12 @@ impl fmt::Display for EngineError {
         match self {
             EngineError::Search(e) => e.fmt(f),
             EngineError::IllegalMove(m) => write!(f, "illegal move {m}"),
+            EngineError::Net { file, error } => {
+                write!(f, "cannot load net '{file}': {error}; keeping the current evaluation")
+            }
+            EngineError::NoNet => f.write_str(
+                "UseNNUE is on but no net is loaded (set EvalFile): the hand-written evaluation plays",
+            ),
             EngineError::Books(failures) => {
                 for (i, failure) in failures.iter().enumerate() {
                     if i > 0 {
@@ -42,7 +59,8 @@ impl std::error::Error for EngineError {
             EngineError::Books(failures) => failures
                 .first()
                 .map(|f| &f.error as &(dyn std::error::Error + 'static)),
-            EngineError::IllegalMove(_) => None,
+            EngineError::Net { error, .. } => Some(error),
+            EngineError::IllegalMove(_) | EngineError::NoNet => None,
         }
     }
 }

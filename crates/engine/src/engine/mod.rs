@@ -24,7 +24,8 @@
 //!   and translates it into typed [`EngineOption`]s
 //!   ([`crate::protocol::translate`]); [`Engine::set_option`] applies them: search
 //!   settings to the [`Searcher`], book settings here (`BookFiles` loads the books
-//!   at once). Only errors come back.
+//!   at once), `EvalFile` loads a net and hands it to the [`Searcher`] (a file that
+//!   does not load leaves the previous net in place). Only errors come back.
 //! - `go …`: the protocol parses the limits and calls [`Engine::go`]. The facade
 //!   first asks its books (unless the book is off, or the search is infinite, a
 //!   ponder search or restricted to `searchmoves`); a playable book move comes back
@@ -46,9 +47,10 @@ mod option;
 pub use error::EngineError;
 pub use option::EngineOption;
 
-use crate::book::locate::engine_dir;
+use crate::book::locate::{engine_dir, locate};
 use crate::book::{BookMove, BookSet, Randomness};
 use crate::core::{Move, Position};
+use crate::eval::nnue::Network;
 use crate::search::event::{self, BestMove, Event};
 use crate::search::limits::Limits;
 use crate::search::searcher::{SearchError, Searcher};
@@ -57,6 +59,7 @@ use crate::search::tt::TtEntry;
 use crossbeam_channel::{Receiver, unbounded};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
+use std::sync::Arc;
 
 /// The engine: a game, its books and a searcher.
 pub struct Engine {
@@ -150,8 +153,39 @@ impl Engine {
             EngineOption::UseBook(b) => self.use_book = b,
             EngineOption::BookRandomness(r) => self.book_randomness = r,
             EngineOption::BookFiles(list) => self.load_books(&list)?,
+            EngineOption::UseNnue(b) => {
+                s.use_nnue = b;
+                if b && self.search.net().is_none() {
+                    return Err(EngineError::NoNet);
+                }
+            }
+            EngineOption::EvalFile(file) => self.load_net(&file)?,
         }
         Ok(())
+    }
+
+    /// Loads the net `file` (empty: no net); on failure the loaded net stays.
+    fn load_net(&mut self, file: &str) -> Result<(), EngineError> {
+        if file.trim().is_empty() {
+            self.search.set_net(None);
+            return Ok(());
+        }
+        let path = locate(file.trim(), engine_dir().as_deref());
+        match Network::load(&path) {
+            Ok(net) => {
+                self.search.set_net(Some(Arc::new(net)));
+                Ok(())
+            }
+            Err(error) => Err(EngineError::Net {
+                file: file.to_string(),
+                error,
+            }),
+        }
+    }
+
+    /// The loaded net, if any (used when [`Settings::use_nnue`] is on).
+    pub fn net(&self) -> Option<&Arc<Network>> {
+        self.search.net()
     }
 
     /// Replaces the books by those of `list`; the ones that load are used even if
@@ -253,5 +287,106 @@ impl Engine {
         let best = event::final_answer(&rx);
         self.wait();
         Ok(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::nnue::{KingBuckets, NetError};
+
+    fn net_file(name: &str, bytes: &[u8]) -> String {
+        let path = std::env::temp_dir().join(format!("chuhan-{name}-{}.nnue", std::process::id()));
+        std::fs::write(&path, bytes).unwrap();
+        path.to_str().unwrap().to_string()
+    }
+
+    /// A damaged, truncated or missing net file is refused with the typed error
+    /// and the net loaded before stays; an empty name unloads.
+    #[test]
+    fn bad_net_files_are_refused_and_the_net_is_kept() {
+        let mut engine = Engine::new();
+        assert!(matches!(
+            engine.set_option(EngineOption::UseNnue(true)),
+            Err(EngineError::NoNet)
+        ));
+        assert!(engine.settings().use_nnue, "the setting is kept");
+        let net = Network::pseudo_random(KingBuckets::One, 16, 1, 3);
+        let bytes = net.to_bytes();
+        let good = net_file("good", &bytes);
+        engine
+            .set_option(EngineOption::EvalFile(good.clone()))
+            .unwrap();
+        let loaded = Arc::clone(engine.net().unwrap());
+        assert_eq!(*loaded, net);
+        let mut damaged = bytes.clone();
+        damaged[bytes.len() / 2] ^= 0x10;
+        let cases = [
+            (net_file("damaged", &damaged), "checksum"),
+            (net_file("short", &bytes[..bytes.len() - 64]), "wrong-size"),
+            ("/no/such/net.nnue".to_string(), "No such file"),
+        ];
+        for (file, words) in &cases {
+            let (file, words) = (file.clone(), *words);
+            let err = engine.set_option(EngineOption::EvalFile(file.clone()));
+            let Err(EngineError::Net { error, .. }) = &err else {
+                panic!("{file}: {err:?}")
+            };
+            match words {
+                "checksum" => assert!(matches!(error, NetError::Checksum)),
+                "wrong-size" => assert!(matches!(error, NetError::Size { .. })),
+                _ => assert!(matches!(error, NetError::Io(_))),
+            }
+            let text = err.unwrap_err().to_string();
+            assert!(text.contains(words) && text.contains("keeping"), "{text}");
+            assert!(Arc::ptr_eq(engine.net().unwrap(), &loaded), "{file}");
+        }
+        engine
+            .set_option(EngineOption::EvalFile(String::new()))
+            .unwrap();
+        assert!(engine.net().is_none());
+        std::fs::remove_file(good).unwrap();
+        for (file, _) in cases.iter().take(2) {
+            std::fs::remove_file(file).unwrap();
+        }
+    }
+
+    /// With a net and `UseNnue` the search evaluates with the net (another tree
+    /// than the hand-written evaluation's), and plays a legal move; switched off,
+    /// the search is the hand-written one again, node for node.
+    #[test]
+    fn the_net_evaluates_when_switched_on() {
+        let mut engine = Engine::new();
+        let pos = Position::from_fen(
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+        )
+        .unwrap();
+        engine.set_position(pos.clone());
+        let hand = engine.search(Limits::depth(5)).unwrap();
+        let file = net_file(
+            "search",
+            &Network::pseudo_random(KingBuckets::Ranks, 32, 2, 5).to_bytes(),
+        );
+        engine
+            .set_option(EngineOption::EvalFile(file.clone()))
+            .unwrap();
+        engine.set_option(EngineOption::UseNnue(true)).unwrap();
+        engine.new_game().unwrap();
+        let net = engine.search(Limits::depth(5)).unwrap();
+        assert!(pos.is_legal(net.best.unwrap()));
+        assert_ne!(net.nodes, hand.nodes);
+        // Lower knowledge levels are hand-written.
+        engine
+            .set_option(EngineOption::Knowledge(crate::eval::Knowledge::Basic))
+            .unwrap();
+        assert!(engine.search.active_net().is_none());
+        engine
+            .set_option(EngineOption::Knowledge(crate::eval::Knowledge::Full))
+            .unwrap();
+        assert!(engine.search.active_net().is_some());
+        engine.set_option(EngineOption::UseNnue(false)).unwrap();
+        engine.new_game().unwrap();
+        assert_eq!(engine.search(Limits::depth(5)).unwrap().nodes, hand.nodes);
+        std::fs::remove_file(file).unwrap();
     }
 }

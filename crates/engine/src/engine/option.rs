@@ -49,4 +49,11 @@ pub enum EngineOption {
     BookFiles(String),
     /// How book moves are chosen among several.
     BookRandomness(Randomness),
+    /// Evaluate with the loaded net instead of the hand-written evaluation (off by
+    /// default; see [`EngineOption::EvalFile`]).
+    UseNnue(bool),
+    /// The net file to load (found as [`crate::book::locate::locate`] says),
+    /// replacing the loaded net; empty: no net. A file that cannot be loaded
+    /// leaves the loaded net in place.
+    EvalFile(String),
 }

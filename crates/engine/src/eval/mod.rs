@@ -9,7 +9,9 @@
 //! The evaluation is computed from scratch at each node (it costs a few
 //! hundred nanoseconds; incremental material/PST updates would need a wrapper around
 //! `core::Position` and did not pay in measurements at our search speed).
-//! [`nnue`] holds the neural evaluation's features and net files.
+//! [`nnue`] holds the neural evaluation: features, net files and the search's
+//! incremental inference (the search uses it instead of [`evaluate`] when the
+//! `UseNNUE` option is on and a net is loaded).
 
 pub mod nnue;
 pub mod params;
@@ -525,8 +527,10 @@ fn threats(pos: &Position, us: Color, w: &EvalParams, maps: &[AttackMaps; 2]) ->
         + w.minor_threatened * (minors & theirs.rooks).count() as i32
 }
 
+/// The pseudo-random noise of `cfg` for the position with key `key` (0 without
+/// noise); both evaluations add it.
 #[inline(always)]
-fn noise(key: u64, cfg: &EvalConfig) -> i32 {
+pub fn noise(key: u64, cfg: &EvalConfig) -> i32 {
     if cfg.noise == 0 {
         return 0;
     }

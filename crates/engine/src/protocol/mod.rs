@@ -115,6 +115,8 @@ impl Session {
                     self.error(&f.to_string());
                 }
             }
+            // Not a refusal: the setting is kept and takes effect with a net.
+            Err(e @ EngineError::NoNet) => self.note(&e.to_string()),
             Err(e) => self.error(&e.to_string()),
         }
     }

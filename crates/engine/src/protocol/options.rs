@@ -45,6 +45,10 @@ pub enum OptionId {
     Resign,
     /// Repetition rules (棋例): `cxa2011` or `axf`.
     Rules,
+    /// Evaluate with the loaded net (NNUE) instead of the hand-written evaluation.
+    UseNnue,
+    /// The net file to load (empty: none).
+    EvalFile,
 }
 
 /// The type of an option.
@@ -299,6 +303,24 @@ pub const TABLE: &[Spec] = &[
             default: "cxa2011",
             vars: &["cxa2011", "axf"],
         },
+        in_ucci: true,
+        in_uci: true,
+    },
+    Spec {
+        id: OptionId::UseNnue,
+        ucci: "usennue",
+        uci: "UseNNUE",
+        aliases: &[],
+        kind: Kind::Check(false),
+        in_ucci: true,
+        in_uci: true,
+    },
+    Spec {
+        id: OptionId::EvalFile,
+        ucci: "evalfile",
+        uci: "EvalFile",
+        aliases: &[],
+        kind: Kind::Text(""),
         in_ucci: true,
         in_uci: true,
     },

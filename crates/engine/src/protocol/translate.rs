@@ -167,6 +167,8 @@ pub fn setting(id: OptionId, value: &Value) -> Option<Setting> {
         (OptionId::Ponder, Value::Bool(b)) => engine(EngineOption::Ponder(*b)),
         (OptionId::UseBook, Value::Bool(b)) => engine(EngineOption::UseBook(*b)),
         (OptionId::Resign, Value::Bool(b)) => engine(EngineOption::Resign(*b)),
+        (OptionId::UseNnue, Value::Bool(b)) => engine(EngineOption::UseNnue(*b)),
+        (OptionId::EvalFile, Value::Text(t)) => engine(EngineOption::EvalFile(t.clone())),
         (OptionId::Hash, Value::Int(n)) => engine(EngineOption::Hash(*n as usize)),
         (OptionId::Threads, Value::Int(n)) => engine(EngineOption::Threads(*n as usize)),
         (OptionId::MultiPv, Value::Int(n)) => engine(EngineOption::MultiPv(*n as usize)),

@@ -3,9 +3,11 @@
 //! under a depth limit), and whose speed is the engine's nodes per second.
 
 use crate::core::Position;
+use crate::eval::nnue::Network;
 use crate::search::limits::Limits;
 use crate::search::repetition::RepetitionRules;
 use crate::search::searcher::{SearchError, Searcher};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Default bench depth.
@@ -75,19 +77,23 @@ impl BenchResult {
 /// Runs the bench: every position searched to `depth` from a cleared table, with
 /// the default repetition rules (CXA 2011).
 pub fn run(depth: i32, threads: usize, hash_mb: usize) -> Result<BenchResult, SearchError> {
-    run_with(depth, threads, hash_mb, RepetitionRules::default())
+    run_with(depth, threads, hash_mb, RepetitionRules::default(), None)
 }
 
 /// [`run`] with the given repetition rules (to measure what the 棋例 cost against
-/// [`RepetitionRules::AllDraws`]).
+/// [`RepetitionRules::AllDraws`]) and evaluation: the hand-written one, or `net`
+/// (to measure the neural evaluation's speed; another signature).
 pub fn run_with(
     depth: i32,
     threads: usize,
     hash_mb: usize,
     rules: RepetitionRules,
+    net: Option<Arc<Network>>,
 ) -> Result<BenchResult, SearchError> {
     let mut searcher = Searcher::new();
     searcher.settings_mut().rules = rules;
+    searcher.settings_mut().use_nnue = net.is_some();
+    searcher.set_net(net);
     searcher.set_threads(threads)?;
     searcher.set_hash(hash_mb)?;
     let mut nodes = Vec::with_capacity(POSITIONS.len());

@@ -9,6 +9,8 @@
 //! books first, and hands the position to [`Searcher::go`].
 
 use crate::core::{Move, Position};
+use crate::eval::Knowledge;
+use crate::eval::nnue::Network;
 use crate::search::event::{self, BestMove, Event, Info, Offer};
 use crate::search::history::History;
 use crate::search::limits::Limits;
@@ -80,6 +82,8 @@ pub struct Searcher {
     settings: Settings,
     /// Seed of the evaluation noise, fixed for a game.
     seed: u64,
+    /// The loaded net (used when [`Settings::use_nnue`] is on).
+    net: Option<Arc<Network>>,
     job: Option<Job>,
 }
 
@@ -100,6 +104,7 @@ impl Searcher {
             histories: vec![History::new()],
             settings: Settings::default(),
             seed: 0x2545_F491_4F6C_DD1D,
+            net: None,
             job: None,
         }
     }
@@ -135,6 +140,26 @@ impl Searcher {
     /// own copy).
     pub fn settings_mut(&mut self) -> &mut Settings {
         &mut self.settings
+    }
+
+    /// Replaces the loaded net (`None`: no net) from the next search on; a
+    /// running search keeps the net it started with.
+    pub fn set_net(&mut self, net: Option<Arc<Network>>) {
+        self.net = net;
+    }
+
+    /// The loaded net.
+    pub fn net(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref()
+    }
+
+    /// The net the next search evaluates with: the loaded one when
+    /// [`Settings::use_nnue`] is on at full knowledge, else `None` (the
+    /// hand-written evaluation).
+    pub fn active_net(&self) -> Option<&Arc<Network>> {
+        self.net
+            .as_ref()
+            .filter(|_| self.settings.use_nnue && self.settings.knowledge == Knowledge::Full)
     }
 
     /// Resizes the transposition table to `mb` megabytes (0: the default), which
@@ -289,6 +314,7 @@ impl Searcher {
             limits,
             settings: self.settings,
             eval: self.settings.eval_config(self.seed),
+            net: self.active_net().cloned(),
             nodes: (0..threads).map(|_| Counter::default()).collect(),
         });
         let histories = std::mem::take(&mut self.histories);

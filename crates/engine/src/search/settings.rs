@@ -51,11 +51,17 @@ pub struct Settings {
     /// The opponent's thinking time is ours too (the GUI lets us ponder): plan a
     /// little more time per move.
     pub ponder: bool,
+    /// Evaluate with the loaded net (see
+    /// [`crate::search::searcher::Searcher::set_net`]) instead of the hand-written
+    /// evaluation; only at full [`Knowledge`] (the lower levels are hand-written
+    /// weakenings) and when a net is loaded.
+    pub use_nnue: bool,
 }
 
 impl Default for Settings {
     /// Full strength: one line, every pruning and evaluation term, no noise, draws
-    /// worth 0, no idling or resigning, the CXA 2011 repetition rules.
+    /// worth 0, no idling or resigning, the CXA 2011 repetition rules, the
+    /// hand-written evaluation.
     fn default() -> Settings {
         Settings {
             multipv: 1,
@@ -68,6 +74,7 @@ impl Default for Settings {
             rules: RepetitionRules::default(),
             move_overhead_ms: MOVE_OVERHEAD_MS,
             ponder: false,
+            use_nnue: false,
         }
     }
 }

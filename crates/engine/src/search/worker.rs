@@ -3,6 +3,7 @@
 //! workers on the same root, sharing only the transposition table and the stop flag.
 
 use crate::core::{Color, GenType, Move, MoveList, Piece, PieceKind, Position};
+use crate::eval::nnue::{Accumulators, Kernel, Network};
 use crate::eval::{self, EvalConfig};
 use crate::search::event::{Event, Info};
 use crate::search::history::{self, CorrectionKeys, History, PieceTo};
@@ -43,6 +44,8 @@ pub struct Shared {
     pub settings: Settings,
     /// The evaluation's configuration (from the settings and the game's seed).
     pub eval: EvalConfig,
+    /// The net that evaluates, or `None` for the hand-written evaluation.
+    pub net: Option<std::sync::Arc<Network>>,
     /// Nodes per thread, published every few thousand nodes.
     pub nodes: Vec<Counter>,
 }
@@ -147,6 +150,8 @@ pub struct Worker<'a> {
     referee: Referee,
     hist: &'a mut History,
     stack: Vec<Frame>,
+    /// The net's accumulators along the current line (with a net).
+    nnue: Option<Accumulators>,
     /// Root moves, best first after each iteration.
     pub root_moves: Vec<RootMove>,
     nodes: u64,
@@ -178,6 +183,15 @@ impl<'a> Worker<'a> {
         let mut filter = RepetitionFilter::new();
         filter.init(&pos);
         let root_side = pos.side_to_move();
+        let nnue = sh.net.as_ref().map(|net| {
+            let mut acc = Accumulators::new(
+                std::sync::Arc::clone(net),
+                Kernel::for_net(net),
+                MAX_PLY + 4,
+            );
+            acc.reset(&pos);
+            acc
+        });
         Worker {
             id,
             sh,
@@ -186,6 +200,7 @@ impl<'a> Worker<'a> {
             referee: Referee::new(),
             hist,
             stack: vec![Frame::default(); MAX_PLY + 4],
+            nnue,
             root_moves,
             nodes: 0,
             seldepth: 0,
@@ -254,7 +269,11 @@ impl<'a> Worker<'a> {
     }
 
     fn evaluate(&self) -> Value {
-        eval::evaluate(&self.pos, &self.sh.eval).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        let v = match &self.nnue {
+            Some(acc) => acc.evaluate(&self.pos) + eval::noise(self.pos.key(), &self.sh.eval),
+            None => eval::evaluate(&self.pos, &self.sh.eval),
+        };
+        v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// The static evaluation `raw` with this thread's correction history applied.
@@ -309,7 +328,11 @@ impl<'a> Worker<'a> {
     #[inline(always)]
     fn make(&mut self, m: Move, piece: Piece, ply: usize) {
         self.stack[ply].moved = Some(PieceTo { piece, to: m.to() });
+        let captured = self.pos.piece_at(m.to());
         self.pos.make_move(m);
+        if let Some(acc) = &mut self.nnue {
+            acc.push(&self.pos, m, piece, captured);
+        }
         self.filter.push(self.pos.key());
         self.sh.tt.prefetch(self.pos.key());
     }
@@ -318,6 +341,9 @@ impl<'a> Worker<'a> {
     fn unmake(&mut self) {
         self.filter.pop(self.pos.key());
         self.pos.unmake_move();
+        if let Some(acc) = &mut self.nnue {
+            acc.pop();
+        }
     }
 
     fn conts(&self, ply: usize) -> [Option<PieceTo>; 2] {

@@ -39,6 +39,7 @@
 //! `screlu(x) = clamp(x, 0, 1)²`.
 
 use super::features::{KingBuckets, MAX_ACTIVE, output_bucket, position_features};
+use super::simd::Kernel;
 use crate::binary::{Reader, fnv1a};
 use crate::core::Position;
 use std::fmt;
@@ -371,20 +372,50 @@ impl Network {
     /// The output in centipawns from two accumulators (side to move's first) and
     /// the output bucket.
     pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+        self.output_with(Kernel::Scalar, us, them, bucket)
+    }
+
+    /// [`Network::output`] computed by `kernel` (the same integers).
+    #[inline]
+    pub fn output_with(&self, kernel: Kernel, us: &[i16], them: &[i16], bucket: usize) -> i32 {
         let h = self.arch.hidden;
         let qa = self.arch.qa;
         let row = &self.out_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
-        let mut sum: i32 = 0;
-        for (acc, weights) in [(us, &row[..h]), (them, &row[h..])] {
-            for (&a, &w) in acc.iter().zip(weights) {
-                let c = i32::from(a).clamp(0, qa);
-                sum = sum.wrapping_add(c * c * i32::from(w));
-            }
-        }
+        let sum = kernel
+            .screlu_dot(us, &row[..h], qa)
+            .wrapping_add(kernel.screlu_dot(them, &row[h..], qa));
         let y = sum / qa + self.out_bias[bucket];
         let cp =
             i64::from(y) * i64::from(self.arch.scale) / (i64::from(qa) * i64::from(self.arch.qb));
         cp as i32
+    }
+
+    /// A net of the given shape with pseudo-random weights in the trainer's
+    /// ranges (feature weights ±120, output weights ±127), for tests.
+    #[cfg(test)]
+    pub(crate) fn pseudo_random(
+        king_buckets: KingBuckets,
+        hidden: usize,
+        output_buckets: usize,
+        seed: u64,
+    ) -> Network {
+        let arch = Architecture {
+            king_buckets,
+            hidden,
+            output_buckets,
+            qa: QA,
+            qb: QB,
+            scale: SCALE,
+        };
+        let mut rng = crate::core::SplitMix64::new(seed);
+        let mut r = |bound: i64| (rng.next_u64() % (2 * bound as u64 + 1)) as i64 - bound;
+        let mut net = Network::zeroed(arch);
+        net.ft_weights.iter_mut().for_each(|w| *w = r(120) as i16);
+        net.ft_bias.iter_mut().for_each(|w| *w = r(200) as i16);
+        net.out_weights.iter_mut().for_each(|w| *w = r(127) as i16);
+        net.out_bias.iter_mut().for_each(|w| *w = r(20_000) as i32);
+        net.check_ranges().expect("in range");
+        net
     }
 
     /// The evaluation of `pos` in centipawns, side to move's view, computed from
