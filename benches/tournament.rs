@@ -24,7 +24,7 @@ fn field(n: u16, played: u32, rounds: u32) -> Vec<SwissPlayer> {
             pair_round(&players, round, rounds).expect("pairable")
         };
         if let Some(b) = r.bye {
-            players[b.index()].had_bye = true;
+            players[b.index()].byes += 1;
             players[b.index()].score += 2;
         }
         for pair in &r.pairs {
@@ -35,14 +35,6 @@ fn field(n: u16, played: u32, rounds: u32) -> Vec<SwissPlayer> {
                 1 => (1, 1),
                 _ => (0, 2),
             };
-            let (a, b) = (players[red].score, players[black].score);
-            if a > b {
-                players[red].floats_down += 1;
-                players[black].floats_up += 1;
-            } else if a < b {
-                players[black].floats_down += 1;
-                players[red].floats_up += 1;
-            }
             players[red].score += sr;
             players[black].score += sb;
             players[red].colours.push(Color::Red);

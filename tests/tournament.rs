@@ -7,10 +7,14 @@ use chuhan_arena::game::play::{
 };
 use chuhan_arena::lots::Lots;
 use chuhan_arena::tournament::config::TournamentConfig;
-use chuhan_arena::tournament::event::{Event, Standings};
+use chuhan_arena::tournament::event::{Event, Next, Standings};
+use chuhan_arena::tournament::matching::Matcher;
 use chuhan_arena::tournament::player::PlayerId;
-use chuhan_arena::tournament::results::{Record, ResultsFile};
+use chuhan_arena::tournament::results::{
+    BoardPairing, GameRecord, Record, ResultsFile, RoundRecord,
+};
 use chuhan_arena::tournament::runner::{Progress, RunError, Runner};
+use chuhan_arena::tournament::standings::Decision;
 use chuhan_engine::core::{GameResult, Move};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -315,7 +319,7 @@ fn concurrent_slots_give_the_same_results() {
 }
 
 #[test]
-fn swiss_events_never_repeat_a_pairing_and_give_one_bye_each() {
+fn swiss_events_never_repeat_a_pairing_and_give_byes_to_the_lowest_group() {
     let engines = names(9);
     let refs: Vec<&str> = engines.iter().map(String::as_str).collect();
     let e = run_to_end(
@@ -337,11 +341,42 @@ fn swiss_events_never_repeat_a_pairing_and_give_one_bye_each() {
     }
     let byes: Vec<PlayerId> = e.rounds().iter().flat_map(|r| r.byes.clone()).collect();
     assert_eq!(byes.len(), 7);
-    assert_eq!(byes.iter().collect::<BTreeSet<_>>().len(), 7);
-    // Byes score as wins.
+    // Each bye after the first round goes to the lowest score group that has
+    // someone whose absence leaves the others pairable without a rematch (附錄二
+    // 一.5); a second bye is no bar (the text does not forbid one).
     let table = e.table();
+    let ids: Vec<PlayerId> = e.ids().collect();
+    for r in e.rounds().iter().skip(1) {
+        let met: BTreeSet<(PlayerId, PlayerId)> = e
+            .games()
+            .filter(|g| g.round < r.round)
+            .flat_map(|g| [(g.red, g.black), (g.black, g.red)])
+            .collect();
+        let graph: Vec<Vec<usize>> = ids
+            .iter()
+            .map(|&a| {
+                (0..ids.len())
+                    .filter(|&j| ids[j] != a && !met.contains(&(a, ids[j])))
+                    .collect()
+            })
+            .collect();
+        let before = |p: PlayerId| table.points_after(p, r.round - 1);
+        let lowest = (0..ids.len())
+            .filter(|&c| {
+                let mut m = Matcher::new(&graph);
+                m.remove(c);
+                m.is_perfect()
+            })
+            .map(|c| before(ids[c]))
+            .min();
+        assert_eq!(r.byes.len(), 1);
+        assert_eq!(Some(before(r.byes[0])), lowest, "round {}", r.round);
+    }
+    // Byes score as wins (each player's byes counted once, whoever had two).
     let bye_points: u32 = byes
         .iter()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
         .map(|&p| {
             table
                 .entries(p)
@@ -562,4 +597,198 @@ fn knockout_withdrawal_forfeits_the_next_match() {
     };
     assert!(alive.is_empty());
     assert_ne!(placings[0].0, strongest);
+}
+
+/// One round of a constructed history: boards "red-black result" by starting
+/// number (result `1-0`, `0-1` or `=`), and the bye.
+struct Played<'a> {
+    boards: &'a [&'a str],
+    bye: Option<u32>,
+}
+
+/// The pairing an event of `n` entries and `rounds` Swiss rounds (2/1/0, numbers
+/// in engine order) makes when it resumes from a results file holding `history`:
+/// boards as (Red, Black) by starting number, and the bye.
+fn resume_swiss(
+    name: &str,
+    n: usize,
+    rounds: u32,
+    history: &[Played],
+) -> (Vec<(u32, u32)>, Option<u32>) {
+    let d = dir(name);
+    let engines = names(n);
+    let refs: Vec<&str> = engines.iter().map(String::as_str).collect();
+    let format = format!(r#"{{"type": "swiss", "rounds": {rounds}}}"#);
+    let cfg = config(&d, &refs, &format, "");
+    drop(Runner::open(cfg.clone()).unwrap());
+    let (mut file, _) = ResultsFile::open(&cfg.output.results).unwrap();
+    let number = |s: &str| PlayerId::from_number(s.parse().unwrap()).unwrap();
+    for (k, played) in history.iter().enumerate() {
+        let round = k as u32 + 1;
+        let games: Vec<(PlayerId, PlayerId, GameResult)> = played
+            .boards
+            .iter()
+            .map(|b| {
+                let (pair, result) = b.split_once(' ').unwrap();
+                let (red, black) = pair.split_once('-').unwrap();
+                let result = match result {
+                    "1-0" => GameResult::RedWins,
+                    "0-1" => GameResult::BlackWins,
+                    _ => GameResult::Draw,
+                };
+                (number(red), number(black), result)
+            })
+            .collect();
+        let boards = games
+            .iter()
+            .enumerate()
+            .map(|(b, &(first, second, _))| BoardPairing {
+                board: b as u32 + 1,
+                first,
+                second,
+            })
+            .collect();
+        let byes = played
+            .bye
+            .and_then(PlayerId::from_number)
+            .into_iter()
+            .collect();
+        file.append(&Record::Round(RoundRecord {
+            round,
+            boards,
+            byes,
+        }))
+        .unwrap();
+        for (b, &(red, black, result)) in games.iter().enumerate() {
+            file.append(&Record::Game(GameRecord {
+                round,
+                board: b as u32 + 1,
+                game: 1,
+                red,
+                black,
+                decision: Decision::Played(result),
+                termination: None,
+                moves: Vec::new(),
+                pgn: None,
+            }))
+            .unwrap();
+        }
+    }
+    drop(file);
+    let runner = Runner::open(cfg).unwrap();
+    let Next::Pair(next) = runner.event().next().unwrap() else {
+        panic!("{name}: the next round is not due");
+    };
+    assert_eq!(next.round, history.len() as u32 + 1);
+    let boards = next
+        .boards
+        .iter()
+        .map(|b| (b.first.number(), b.second.number()))
+        .collect();
+    (boards, next.byes.first().map(|p| p.number()))
+}
+
+#[test]
+fn swiss_bye_goes_to_the_lowest_score_group() {
+    // Issue 26, case 1 (附錄二 一.5 "輪空的人（隊）應是最低分段"). Before round 4
+    // of 5, 1-4 have 4 points and 5 has 2; 5 has had a bye, and the text does not
+    // forbid a second one, so 5 has it and 1-4, 2-3 are paired (1 has met 2, 3
+    // and 5). Colours (二.4(1)): 1 (r r r) and 2 (b r r) want Black, 3 (b b) and 4
+    // (r b) want Red. Before: the bye went to 2, who had none, above the lowest
+    // group.
+    let history = [
+        Played {
+            boards: &["1-2 =", "4-3 ="],
+            bye: Some(5),
+        },
+        Played {
+            boards: &["1-3 =", "2-5 1-0"],
+            bye: Some(4),
+        },
+        Played {
+            boards: &["1-5 1-0", "2-4 ="],
+            bye: Some(3),
+        },
+    ];
+    let (boards, bye) = resume_swiss("swiss-bye-lowest", 5, 5, &history);
+    assert_eq!(bye, Some(5));
+    assert_eq!(boards, [(4, 1), (3, 2)]);
+}
+
+#[test]
+fn swiss_last_round_colours_balance_the_higher_scorer() {
+    // Issue 26, case 2 (附錄二 二.4(9), (10)). Before the last round (6 of 6) 2
+    // leads with 9 points, colours b r b r b (少先, wants Red); 8 has 6 points,
+    // colours r b r b b. 4.(9) "低分服從高分，優先平衡高分者的先後走": 2 has Red,
+    // though 8 then has three Blacks in a row, which 4.(10) does not re-pair in
+    // the last round. Before: 8 had Red (an exception for the lower scorer that is
+    // not in 4.(9)) and the leader finished two Blacks over.
+    let history = [
+        Played {
+            boards: &["1-2 0-1", "4-3 1-0", "5-6 0-1", "8-7 ="],
+            bye: None,
+        },
+        Played {
+            boards: &["1-8 =", "2-7 =", "3-5 0-1", "4-6 ="],
+            bye: None,
+        },
+        Played {
+            boards: &["3-1 1-0", "5-2 0-1", "8-4 1-0", "7-6 ="],
+            bye: None,
+        },
+        Played {
+            boards: &["1-6 1-0", "2-4 1-0", "3-7 1-0", "5-8 ="],
+            bye: None,
+        },
+        Played {
+            boards: &["1-7 0-1", "3-2 0-1", "5-4 =", "6-8 ="],
+            bye: None,
+        },
+    ];
+    let (boards, _) = resume_swiss("swiss-last-colours", 8, 6, &history);
+    let board = boards.iter().find(|&&(r, b)| [r, b].contains(&2)).copied();
+    assert_eq!(board, Some((2, 8)), "{boards:?}");
+}
+
+#[test]
+fn swiss_priority_order_chooses_who_moves_down() {
+    // Issue 26, case 3 (附錄二 二.2(1), 二.3(2), (5), 二.5(2)): ten entries, the
+    // last round (7). Before it: 2 and 4 lead with 9 and have met; 1, 7, 9, 10
+    // have 7; then 3 (5), 6 (4), 5 (3), 8 (2). Round 7 is odd: small numbers
+    // first. 2 and 4 move down (二.3(5)) and pair first in the 7-point group
+    // (二.2(1)): rows want-Black [2, 7], want-Red [4, 1, 9, 10]; 2 has met his
+    // 同位 4 and then 1 and 9, and takes 10 (錯位, 二.3(2)); 4 takes 7. 1 and 9 may
+    // not pair each other (5 and 6 below could then only meet 3), so both move
+    // down; 1 takes 6 (少先, Red), 9 cannot meet 3 and moves on; 3 takes 5, and 9
+    // meets 8. Before: the counts of earlier moves down (一.9) chose instead to pass
+    // the co-leader 4 down to the 2-point 8, pairing 2-7, 9-1, 6-10, 3-5, 4-8.
+    let history = [
+        Played {
+            boards: &["1-2 0-1", "4-3 =", "5-6 0-1", "8-7 0-1", "9-10 1-0"],
+            bye: None,
+        },
+        Played {
+            boards: &["7-9 0-1", "6-2 =", "10-4 0-1", "3-8 1-0", "5-1 0-1"],
+            bye: None,
+        },
+        Played {
+            boards: &["9-3 0-1", "4-6 1-0", "1-7 =", "2-5 =", "8-10 0-1"],
+            bye: None,
+        },
+        Played {
+            boards: &["4-9 1-0", "3-2 0-1", "6-7 =", "10-1 1-0", "5-8 1-0"],
+            bye: None,
+        },
+        Played {
+            boards: &["2-4 1-0", "7-3 1-0", "9-6 1-0", "10-5 1-0", "1-8 1-0"],
+            bye: None,
+        },
+        Played {
+            boards: &["2-9 =", "7-10 =", "3-1 0-1", "5-4 0-1", "8-6 1-0"],
+            bye: None,
+        },
+    ];
+    let (boards, bye) = resume_swiss("swiss-who-floats", 10, 7, &history);
+    assert_eq!(bye, None);
+    assert_eq!(boards, [(10, 2), (4, 7), (6, 1), (3, 5), (9, 8)]);
 }

@@ -782,26 +782,12 @@ impl Event {
             .iter()
             .map(|&p| {
                 let entries = table.entries(p);
-                let mut floats_down = 0;
-                let mut floats_up = 0;
-                for e in entries {
-                    if let Some(o) = e.opponent {
-                        let before = |q| table.points_after(q, e.round - 1);
-                        match before(p).cmp(&before(o)) {
-                            std::cmp::Ordering::Greater => floats_down += 1,
-                            std::cmp::Ordering::Less => floats_up += 1,
-                            std::cmp::Ordering::Equal => {}
-                        }
-                    }
-                }
                 SwissPlayer {
                     id: p,
                     score: table.points_after(p, round - 1),
                     colours: table.played_colours(p),
                     opponents: entries.iter().filter_map(|e| e.opponent).collect(),
-                    had_bye: entries.iter().any(|e| e.kind == EntryKind::Bye),
-                    floats_down,
-                    floats_up,
+                    byes: entries.iter().filter(|e| e.kind == EntryKind::Bye).count() as u32,
                 }
             })
             .collect()
