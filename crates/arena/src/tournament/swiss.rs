@@ -1268,7 +1268,7 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(64))]
         /// On small fields the search is exhaustive: no arrangement beats the one
         /// chosen under the documented order (moved-down players per group, then
-        /// moves beyond two, threes, twos of imbalance, runs of two).
+        /// threes, twos of imbalance, runs of two).
         #[test]
         fn small_fields_get_the_best_arrangement(
             n in 4u32..=9,
