@@ -1,16 +1,20 @@
 //! Search behaviour: the move picker through perft, mate finding checked against a
-//! brute-force solver, and the engine never answering an illegal or banned move.
+//! brute-force solver, honest reports of cut searches, and the engine never
+//! answering an illegal or banned move.
 
 use chuhan_engine::core::{Move, Position, perft};
 use chuhan_engine::engine::{Engine, EngineOption};
+use chuhan_engine::protocol::dialect::Dialect;
 use chuhan_engine::rules::{MoveRuling, RuleSet, judge_position};
-use chuhan_engine::search::Limits;
+use chuhan_engine::search::event::{BestMove, Event, Info};
 use chuhan_engine::search::history::History;
 use chuhan_engine::search::measure::{MATES, mate_depth};
 use chuhan_engine::search::picker::{MovePicker, OrderContext};
 use chuhan_engine::search::repetition::RepetitionRules;
 use chuhan_engine::search::score::Score;
 use chuhan_engine::search::score::{RULE_BOUND, Value, is_mate};
+use chuhan_engine::search::tt::Bound;
+use chuhan_engine::search::{Limits, Searcher};
 use proptest::prelude::*;
 use std::sync::LazyLock;
 
@@ -301,6 +305,146 @@ fn two_threads_find_the_mate_too() {
     e.set_position(Position::from_fen("5k3/9/9/9/9/9/9/9/9/R2K5 w").unwrap());
     let b = e.search(Limits::depth(10)).unwrap();
     assert_eq!(Score::from_value(b.value.unwrap()), Score::Mate(2));
+}
+
+// ---------------------------------------------------------------------------
+// Reports a GUI can trust.
+// ---------------------------------------------------------------------------
+
+/// The info lines and the best move of one search from a new game.
+fn search_events(fen: &str, limits: Limits) -> (Vec<Info>, BestMove) {
+    let mut s = Searcher::new();
+    s.set_hash(16).unwrap();
+    let rx = s
+        .go(&Position::from_fen(fen).unwrap(), &[], limits)
+        .unwrap();
+    let mut infos = Vec::new();
+    let mut best = None;
+    for e in rx.iter() {
+        match e {
+            Event::Info(i) => infos.push(i),
+            Event::BestMove(b) => best = Some(b),
+            _ => {}
+        }
+    }
+    s.wait();
+    (infos, best.expect("a best move"))
+}
+
+#[test]
+fn a_cut_search_reports_a_finished_iteration_or_a_bound() {
+    // Node limits stop these searches inside an iteration, often while the best
+    // move's score is only a fail-high or fail-low bound of the root window.
+    let fen = "2bakab2/9/2n4R1/pRp3p1p/9/4C4/P1P1P1P1P/9/4K4/1NB2rr2 b - - 1 16";
+    let mut bounded = 0;
+    for k in 1..=12 {
+        let (infos, best) = search_events(
+            fen,
+            Limits {
+                nodes: Some(4_000 * k),
+                ..Limits::default()
+            },
+        );
+        let (last, earlier) = infos.split_last().expect("an info line");
+        assert_eq!(
+            best.best,
+            Some(last.pv[0]),
+            "{k}: the last line shows the move played"
+        );
+        match last.bound {
+            // A new best move of the unfinished iteration: at least this much, one
+            // ply deeper than the last finished iteration.
+            Some(b) => {
+                assert_eq!(b, Bound::Lower, "{k}");
+                let finished = earlier.iter().map(|i| i.depth).max().unwrap_or(0);
+                assert_eq!(last.depth, finished + 1, "{k}");
+                bounded += 1;
+            }
+            // Otherwise the last finished iteration's own line: deeper than every
+            // line before it (before, a cut search repeated a finished depth with
+            // the unfinished iteration's score).
+            None => assert!(
+                earlier.iter().all(|i| i.depth < last.depth),
+                "{k}: {last:?}"
+            ),
+        }
+        assert!(
+            earlier.iter().all(|i| i.bound.is_none()),
+            "{k}: only a last line is a bound"
+        );
+        assert_eq!(best.value, Some(last.value), "{k}");
+    }
+    // Not every cut falls on a new best move.
+    assert!(bounded < 12, "{bounded}");
+}
+
+#[test]
+fn a_move_time_search_ends_early_only_on_a_proven_mate() {
+    // A mate in two with an unreachable move time: the search stops once the mate
+    // is proven, long before the node limit.
+    let limits = Limits {
+        movetime: Some(1_000_000_000),
+        nodes: Some(3_000_000),
+        ..Limits::default()
+    };
+    let (infos, best) = search_events("4k4/9/9/9/9/9/9/9/9/RR1K5 w", limits);
+    assert!(best.nodes < 3_000_000, "{}", best.nodes);
+    assert_eq!(Score::from_value(best.value.unwrap()), Score::Mate(2));
+    assert_eq!(
+        Score::from_value(infos.last().unwrap().value),
+        Score::Mate(2)
+    );
+    // Without a mate it searches on to the other limit.
+    let limits = Limits {
+        movetime: Some(1_000_000_000),
+        nodes: Some(30_000),
+        ..Limits::default()
+    };
+    let (_, best) = search_events(
+        "3akab2/9/4b4/p3p3p/2p3p2/9/P1P1P1P1P/9/9/2BAKAB2 w - - 0 1",
+        limits,
+    );
+    assert!(best.nodes >= 30_000, "{}", best.nodes);
+}
+
+#[test]
+fn found_mates_are_reported_as_mates_however_the_search_ends() {
+    // Searched deep enough, every mate of the suite is found; cut by node limits,
+    // a mate that a finished iteration found is still the last line's score.
+    let mut cut = 0;
+    for &(fen, n) in MATES {
+        for limits in [
+            Limits::depth(mate_depth(n)),
+            Limits {
+                nodes: Some(15_000),
+                ..Limits::default()
+            },
+            Limits {
+                nodes: Some(40_000),
+                ..Limits::default()
+            },
+        ] {
+            let deep = limits.depth.is_some();
+            let (infos, best) = search_events(fen, limits);
+            let found = infos
+                .iter()
+                .any(|i| i.bound.is_none() && Score::from_value(i.value) == Score::Mate(n as i32));
+            if !deep && !found {
+                continue;
+            }
+            cut += !deep as usize;
+            let last = infos.last().unwrap();
+            assert_eq!(
+                Score::from_value(last.value),
+                Score::Mate(n as i32),
+                "{fen}: {last:?}"
+            );
+            let line = Dialect::Uci.info(last, false).unwrap();
+            assert!(line.contains(&format!(" score mate {n} ")), "{fen}: {line}");
+            assert_eq!(best.best, Some(last.pv[0]), "{fen}");
+        }
+    }
+    assert!(cut >= 10, "{cut}");
 }
 
 // ---------------------------------------------------------------------------

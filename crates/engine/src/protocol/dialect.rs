@@ -63,8 +63,13 @@ impl Dialect {
         }
     }
 
-    /// An `info` line for a principal variation.
-    pub fn info(self, i: &Info, multipv_on: bool) -> String {
+    /// An `info` line for a principal variation. UCI marks a score that is only a
+    /// bound (`lowerbound`, `upperbound`); UCCI has no such mark, so a bound is not
+    /// shown there at all (`None`): a GUI would take it for the score.
+    pub fn info(self, i: &Info, multipv_on: bool) -> Option<String> {
+        if self == Dialect::Ucci && i.bound.is_some() {
+            return None;
+        }
         let mut s = format!("info depth {} seldepth {}", i.depth, i.seldepth);
         match self {
             Dialect::Uci => {
@@ -93,7 +98,7 @@ impl Dialect {
                 let _ = write!(s, " {m}");
             }
         }
-        s
+        Some(s)
     }
 
     /// The `info` line of a book move: `info depth 0 score <weight> pv <move>`, as

@@ -465,7 +465,11 @@ fn print_events(
 ) {
     for e in rx.iter() {
         match e {
-            Event::Info(i) => out.line(&dialect.info(&i, multipv_on)),
+            Event::Info(i) => {
+                if let Some(line) = dialect.info(&i, multipv_on) {
+                    out.line(&line);
+                }
+            }
             Event::CurrMove { depth, mv, number } => {
                 out.line(&format!(
                     "info depth {depth} currmove {mv} currmovenumber {number}"

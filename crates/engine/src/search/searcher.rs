@@ -16,10 +16,10 @@ use crate::search::history::History;
 use crate::search::limits::Limits;
 use crate::search::params::{DRAW_ACCEPT_SCORE, RESIGN_MIN_DEPTH, RESIGN_SCORE};
 use crate::search::repetition::{self, RepetitionFilter};
-use crate::search::score::{Value, mated_in};
+use crate::search::score::{INFINITE, Value, mated_in};
 use crate::search::settings::Settings;
 use crate::search::time::TimeManager;
-use crate::search::tt::{self, TranspositionTable, TtEntry};
+use crate::search::tt::{self, Bound, TranspositionTable, TtEntry};
 use crate::search::worker::{Counter, RootMove, Shared, Worker};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::fmt;
@@ -375,6 +375,34 @@ impl Drop for Searcher {
     }
 }
 
+/// The main thread's answer once it stops: the move, its line, the depth and
+/// whether the score is only a bound. `first` is the best root move as the last
+/// (perhaps unfinished) iteration left them, `finished` the best of the last
+/// finished iteration, at `completed` plies.
+///
+/// A move that beat the finished iteration's best in an unfinished iteration is
+/// played, but its score is only what it was searched to: at least that much
+/// (`Bound::Lower`), one ply deeper. Otherwise the finished iteration answers, with
+/// its exact score: an unfinished iteration's fail high or low is never passed off
+/// as a score.
+fn answer(
+    first: &RootMove,
+    finished: Option<&RootMove>,
+    completed: i32,
+) -> (RootMove, i32, Option<Bound>) {
+    match finished {
+        Some(f)
+            if first.mv == f.mv
+                || first.score == -INFINITE
+                || first.bound == Some(Bound::Upper) =>
+        {
+            (f.clone(), completed, None)
+        }
+        Some(_) => (first.clone(), completed + 1, Some(Bound::Lower)),
+        None => (first.clone(), completed.max(1), first.bound),
+    }
+}
+
 fn run_search(
     sh: &Shared,
     pos: Position,
@@ -384,7 +412,7 @@ fn run_search(
 ) -> Vec<History> {
     let root_moves: Vec<RootMove> = moves.iter().map(|&m| RootMove::new(m)).collect();
     let (main_hist, helper_hists) = histories.split_first_mut().expect("one thread");
-    let (chosen, depth, reported) = std::thread::scope(|s| {
+    let (chosen, depth, bound, reported) = std::thread::scope(|s| {
         let helpers: Vec<_> = helper_hists
             .iter_mut()
             .enumerate()
@@ -410,8 +438,8 @@ fn run_search(
             std::thread::sleep(Duration::from_millis(1));
         }
         sh.stop.store(true, Ordering::Relaxed);
-        let mut chosen = w.root_moves[0].clone();
-        let mut depth = w.completed_depth;
+        let (mut chosen, mut depth, mut bound) =
+            answer(&w.root_moves[0], w.best.as_ref(), w.completed_depth);
         let last_reported = w.best.clone();
         for h in helpers {
             if let Ok((d, Some(rm))) = h.join()
@@ -420,14 +448,16 @@ fn run_search(
             {
                 chosen = rm;
                 depth = d;
+                bound = None;
             }
         }
         // The main thread already reported this line unless the search was cut
         // short inside an iteration or a helper's line was chosen.
-        let reported = last_reported.is_some_and(|b| {
-            b.mv == chosen.mv && b.pv == chosen.pv && b.best_score() == chosen.best_score()
-        });
-        (chosen, depth, reported)
+        let reported = bound.is_none()
+            && last_reported.is_some_and(|b| {
+                b.mv == chosen.mv && b.pv == chosen.pv && b.best_score() == chosen.best_score()
+            });
+        (chosen, depth, bound, reported)
     });
     let value = chosen.best_score();
     let nodes = sh.total_nodes();
@@ -438,7 +468,7 @@ fn run_search(
             seldepth: chosen.seldepth.max(1),
             multipv: 1,
             value,
-            bound: None,
+            bound,
             nodes,
             nps: nodes * 1000 / time_ms.max(1),
             time_ms,

@@ -3,8 +3,10 @@
 //! From the limits the manager derives an *optimum* (checked after each iteration:
 //! don't start what cannot finish) and a *maximum* (checked every few thousand
 //! nodes: stop at once). Both stay below the time left minus the move overhead, so a
-//! move is always sent in time, even at 1 s + 0.01 s per move. While pondering the
-//! clock does not count; `ponderhit` restarts it.
+//! move is always sent in time, even at 1 s + 0.01 s per move. A fixed move time
+//! (`go movetime N`) has no optimum: the search uses all of it (less the move
+//! overhead, so that the answer arrives in time) unless a mate is proven. While
+//! pondering the clock does not count; `ponderhit` restarts it.
 
 use crate::search::limits::Limits;
 use crate::search::params::{
@@ -75,7 +77,7 @@ impl TimeManager {
         TimeManager {
             start: Instant::now(),
             origin_ms: AtomicU64::new(0),
-            optimum_ms: b.map(|b| b.0),
+            optimum_ms: b.filter(|_| limits.movetime.is_none()).map(|b| b.0),
             maximum_ms: b.map(|b| b.1),
         }
     }
@@ -157,6 +159,26 @@ mod tests {
         let mut l = sd(1000, 0, None);
         l.infinite = true;
         assert_eq!(budget(&l, 30, false), None);
+    }
+
+    #[test]
+    fn a_move_time_is_used_to_the_end() {
+        // Once the whole budget has passed (a sleep lasts at least as long as
+        // asked), a clock stops iterating and a move time does not: only its hard
+        // limit ends the search.
+        let fixed = TimeManager::new(
+            &Limits {
+                movetime: Some(2),
+                ..Limits::default()
+            },
+            0,
+            false,
+        );
+        let clock = TimeManager::new(&sd(4, 0, Some(1)), 0, false);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        assert!(fixed.out_of_time());
+        assert!(!fixed.stop_iterating(100) && !fixed.stop_iterating(1));
+        assert!(clock.stop_iterating(100));
     }
 
     #[test]

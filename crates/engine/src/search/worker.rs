@@ -66,7 +66,7 @@ pub struct RootMove {
     pub score: Value,
     /// Score of the previous iteration.
     pub prev_score: Value,
-    /// True if `score` is only a bound.
+    /// True if `score` is only a bound (a fail high or low of the root window).
     pub bound: Option<Bound>,
     /// Deepest ply reached under this move.
     pub seldepth: usize,
@@ -466,7 +466,13 @@ impl<'a> Worker<'a> {
             {
                 break;
             }
-            if self.sh.limits.uses_time() && !self.sh.pondering.load(Ordering::Relaxed) {
+            if self.sh.limits.movetime.is_some() {
+                // UCI: `go movetime N` searches that long unless a mate is proven (the
+                // time manager never stops iterating early for it).
+                if proven_mate(best.score, best.bound, self.completed_depth) {
+                    break;
+                }
+            } else if self.sh.limits.uses_time() && !self.sh.pondering.load(Ordering::Relaxed) {
                 if self.root_moves.len() == 1 {
                     break;
                 }
@@ -795,6 +801,13 @@ impl<'a> Worker<'a> {
                 let rm = &mut self.root_moves[idx];
                 if move_count == 1 || value > alpha {
                     rm.score = value;
+                    rm.bound = if value >= beta {
+                        Some(Bound::Lower)
+                    } else if value <= alpha {
+                        Some(Bound::Upper)
+                    } else {
+                        None
+                    };
                     rm.seldepth = seldepth;
                     rm.pv.clear();
                     rm.pv.push(m);
@@ -1074,6 +1087,23 @@ impl<'a> Worker<'a> {
             .store(key, best_move, to_tt(best_value, ply), raw_eval, -1, bound);
         best_value
     }
+}
+
+/// True if an iteration finished to `depth` proves the mate its exact `score`
+/// claims (for either side): the mate lies within the plies searched.
+///
+/// ```
+/// use chuhan_engine::search::score::{mate_in, mated_in};
+/// use chuhan_engine::search::tt::Bound;
+/// use chuhan_engine::search::worker::proven_mate;
+/// assert!(proven_mate(mate_in(3), None, 3));
+/// assert!(proven_mate(mated_in(4), None, 5));
+/// assert!(!proven_mate(mate_in(5), None, 4));
+/// assert!(!proven_mate(mate_in(1), Some(Bound::Lower), 9));
+/// assert!(!proven_mate(120, None, 30));
+/// ```
+pub fn proven_mate(score: Value, bound: Option<Bound>, depth: i32) -> bool {
+    bound.is_none() && Score::mate_plies(score).is_some_and(|p| depth >= p.abs())
 }
 
 /// The TT bound of a finished node: a fail high is a lower bound, a PV node that
