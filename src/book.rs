@@ -148,7 +148,8 @@ pub fn run(args: &BookArgs) -> ExitCode {
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+    chuhan_engine::data_file::read(path, chuhan_engine::data_file::MAX_BOOK_BYTES)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Writes `book` to `out` through a temporary file renamed into place, so that an

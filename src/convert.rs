@@ -104,13 +104,14 @@ fn convert_moves(args: &ConvertArgs) -> ExitCode {
 }
 
 fn convert_record(args: &ConvertArgs, path: &PathBuf) -> ExitCode {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
-    };
+    let bytes =
+        match chuhan_engine::data_file::read(path, chuhan_engine::data_file::MAX_RECORD_BYTES) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        };
     let mut games = Vec::new();
     let mut failed = 0;
     for (i, r) in record::read_all(&bytes).into_iter().enumerate() {

@@ -77,7 +77,8 @@ fn load(args: &JudgeArgs) -> Result<(Position, Judgement), Failure> {
         return Ok((pos, j));
     };
     let name = path.display();
-    let bytes = std::fs::read(path).map_err(|e| Failure::new(format!("{name}: {e}")))?;
+    let bytes = chuhan_engine::data_file::read(path, chuhan_engine::data_file::MAX_RECORD_BYTES)
+        .map_err(|e| Failure::new(format!("{name}: {e}")))?;
     // Every game is read (a broken one elsewhere in the file does not matter).
     let games = record::read_all(&bytes);
     let n = games.len();

@@ -68,7 +68,9 @@ fn load(args: &ShowArgs) -> Result<(Position, Option<(Game, usize)>), String> {
         return Ok((Position::startpos(), None));
     }
     if args.input.len() == 1 && Path::new(input).is_file() {
-        let bytes = std::fs::read(input).map_err(|e| format!("{input}: {e}"))?;
+        let bytes =
+            chuhan_engine::data_file::read(input, chuhan_engine::data_file::MAX_RECORD_BYTES)
+                .map_err(|e| format!("{input}: {e}"))?;
         let games = record::read_all(&bytes);
         let n = games.len();
         let game = games

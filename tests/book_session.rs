@@ -189,7 +189,11 @@ fn uci_ownbook_and_bookfile() {
     assert_eq!(d.sync(), Vec::<String>::new());
     d.send("position startpos");
     let lines = d.go("go depth 40");
-    assert_eq!(lines, ["info depth 0 score cp 7 pv c3c4", "bestmove c3c4"]);
+    // No fake score: GUIs would record the weight as an evaluation.
+    assert_eq!(
+        lines,
+        ["info string book move c3c4 weight 7", "bestmove c3c4"]
+    );
     d.send("setoption name OwnBook value false");
     searched(&mut d);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -285,5 +289,33 @@ fn randomness_levels_are_accepted_and_play_book_moves() {
     d.send("setoption randomness enormous");
     let said = d.sync();
     assert_eq!(said.len(), 1, "{said:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Defect 2: a named pipe or a device as a book is one clear error, at once; the
+/// daemon goes on answering (a FIFO used to block it for good, `/dev/zero` to be
+/// read until memory ran out).
+#[test]
+fn books_must_be_regular_files() {
+    let dir = scratch("fifo");
+    let fifo = dir.join("f.book");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let mut d = Daemon::start("ucci");
+    for (path, what) in [
+        (fifo.display().to_string(), "named pipe"),
+        ("/dev/zero".to_string(), "character device"),
+        ("/dev/urandom".to_string(), "character device"),
+        (dir.display().to_string(), "directory"),
+    ] {
+        d.send(&format!("setoption bookfiles {path}"));
+        let said = d.sync();
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].starts_with("info message error: book "), "{said:?}");
+        assert!(said[0].contains(what), "{said:?}");
+        assert!(said[0].contains("only regular files"), "{said:?}");
+    }
+    d.send("quit");
+    d.until(|l| l == "bye");
     std::fs::remove_dir_all(&dir).unwrap();
 }

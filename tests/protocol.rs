@@ -809,3 +809,251 @@ fn nnue_options_load_and_refuse_nets() {
         std::fs::remove_file(f).unwrap();
     }
 }
+
+// --- Issue 20: hardening -------------------------------------------------------
+
+/// Defect 1: once `bestmove` is written the engine is idle, so options and new
+/// games sent at once are taken (they were refused as "thinking" in about one try
+/// in five).
+#[test]
+fn options_right_after_bestmove_are_taken() {
+    let mut d = uci();
+    d.send("setoption name OwnBook value false");
+    d.send("setoption name Hash value 16");
+    d.send("setoption name Threads value 2");
+    assert_eq!(d.sync(), Vec::<String>::new());
+    d.send("position startpos moves h2e2 h9g7");
+    for i in 0..200 {
+        d.send("go movetime 2");
+        d.bestmove();
+        d.send(if i % 2 == 0 {
+            "setoption name Hash value 16"
+        } else {
+            "ucinewgame"
+        });
+        let out = d.sync();
+        assert!(out.iter().all(|l| !l.contains("error")), "try {i}: {out:?}");
+    }
+    let mut d = ucci();
+    d.send("setoption usebook false");
+    d.send("setoption hashsize 16");
+    assert_eq!(d.sync(), Vec::<String>::new());
+    d.send("position startpos moves h2e2 h9g7");
+    for i in 0..100 {
+        d.send("go depth 1");
+        d.bestmove();
+        d.send("setoption hashsize 16");
+        d.send("setoption newgame");
+        let out = d.sync();
+        assert!(out.iter().all(|l| !l.contains("error")), "try {i}: {out:?}");
+    }
+}
+
+/// Starts a search that would run for hours and waits until it has begun.
+fn endless(d: &mut Daemon, go: &str) {
+    d.send("position startpos moves h2e2 h9g7");
+    d.send(go);
+    d.until(|l| l.starts_with("info depth 2"));
+}
+
+/// Defect 3: the end of input ends the daemon, whatever the search and the mode;
+/// the search answers first.
+#[test]
+fn end_of_input_ends_every_search() {
+    for (proto, batch, go) in [
+        ("uci", false, "go depth 1000"),
+        ("uci", false, "go nodes 100000000000"),
+        ("uci", false, "go movetime 100000000"),
+        ("ucci", false, "go time 100000000"),
+        ("ucci", true, "go depth 1000"),
+    ] {
+        let mut d = if proto == "uci" { uci() } else { ucci() };
+        d.send(if proto == "uci" {
+            "setoption name OwnBook value false"
+        } else {
+            "setoption usebook false"
+        });
+        if batch {
+            d.send("setoption batch true");
+        }
+        endless(&mut d, go);
+        d.stdin.take();
+        let best = d.bestmove();
+        assert!(best.starts_with("bestmove "), "{go}: {best}");
+        assert!(d.wait_exit(), "{proto} {go} (batch {batch}): still running");
+    }
+}
+
+/// Defect 3: in batch mode a search still hears `stop` and `quit`; other commands
+/// wait for its answer.
+#[test]
+fn batch_mode_searches_hear_stop_and_quit() {
+    let mut d = ucci();
+    d.send("setoption usebook false");
+    d.send("setoption batch true");
+    endless(&mut d, "go depth 1000");
+    d.send("isready");
+    d.send("stop");
+    let lines = d.until(|l| l == "readyok");
+    let best = lines.iter().position(|l| l.starts_with("bestmove"));
+    assert!(best.is_some_and(|b| b < lines.len() - 1), "{lines:?}");
+    endless(&mut d, "go depth 1000");
+    d.send("quit");
+    d.until(|l| l == "bye");
+    assert!(d.wait_exit());
+}
+
+/// Defect 4: `go searchmoves` with no legal move in the list is an error, and the
+/// engine searches every move instead of answering as if mated.
+#[test]
+fn searchmoves_without_a_legal_move() {
+    for (mut d, prefix) in [(uci(), "info string error"), (ucci(), "info message error")] {
+        d.send("position startpos");
+        d.send("go searchmoves e9e8 depth 3");
+        let lines = d.until(|l| l.starts_with("bestmove") || l == "nobestmove");
+        let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with(prefix)).collect();
+        assert_eq!(errors.len(), 1, "{lines:?}");
+        assert!(errors[0].contains("e9e8"), "{errors:?}");
+        assert_legal("startpos", &[], lines.last().unwrap());
+        // Only the legal ones of a mixed list are searched.
+        d.send("go searchmoves e9e8 b0c2 depth 2");
+        let lines = d.until(|l| l.starts_with("bestmove") || l == "nobestmove");
+        assert_eq!(move_of(lines.last().unwrap()).to_string(), "b0c2");
+        assert_eq!(lines.iter().filter(|l| l.starts_with(prefix)).count(), 1);
+    }
+}
+
+fn rss_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// Defect 5: a line over the limit is dropped with one error, and memory does not
+/// keep it.
+#[test]
+fn overlong_lines_are_dropped_and_not_kept() {
+    let mut d = uci();
+    d.sync();
+    let before = rss_kb(d.child.id());
+    let mut big = b"position startpos moves ".to_vec();
+    big.resize(64 << 20, b'x');
+    big.push(b'\n');
+    d.send_bytes(&big);
+    drop(big);
+    let out = d.sync();
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].starts_with("info string error") && out[0].contains("dropped"),
+        "{out:?}"
+    );
+    let after = rss_kb(d.child.id());
+    assert!(
+        after < before + 16 * 1024,
+        "RSS grew from {before} kB to {after} kB"
+    );
+    // The session goes on.
+    d.send("position startpos moves h2e2");
+    d.send("go depth 2");
+    assert_legal("startpos", &["h2e2"], &d.bestmove());
+}
+
+/// Defect 6: every echoed value is cut, with an ellipsis, and control
+/// characters are shown readably.
+#[test]
+fn echoed_values_are_cut() {
+    // Under the line limit, so that the lines are parsed.
+    let huge = "q".repeat(900_000);
+    for mode in ["uci", "ucci"] {
+        let mut d = if mode == "uci" { uci() } else { ucci() };
+        for (line, echoed) in [
+            (format!("setoption name {huge} value 1"), true),
+            (format!("setoption name Hash value {huge}"), true),
+            (format!("setoption name Rules value {huge}"), true),
+            (format!("{huge} go"), true),
+            (format!("position fen {huge}"), false),
+            (format!("position fen {huge} w - - 0 1"), false),
+            (format!("position startpos moves {huge}"), true),
+            (format!("go depth {huge}"), true),
+            (format!("go searchmoves {huge}"), true),
+            (format!("banmoves {huge}"), true),
+            (format!("judge rules {huge}"), true),
+        ] {
+            d.send(&line);
+            let out = d.sync();
+            assert_eq!(out.len(), 1, "{mode}: {}", &line[..30]);
+            assert!(out[0].len() < 300, "{mode}: {}", out[0]);
+            assert!(!out[0].contains(&"q".repeat(41)), "{mode}: {}", out[0]);
+            if echoed {
+                assert!(out[0].contains("qqq…'"), "{mode}: {}", out[0]);
+            }
+        }
+    }
+}
+
+/// Defect 7: FEN fields as GUIs send them are accepted; whatever is read liberally
+/// or ignored gets one warning each, and the position is set.
+#[test]
+fn fen_liberties_are_accepted_with_warnings() {
+    let board = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+    for (mut d, prefix) in [
+        (uci(), "info string warning: "),
+        (ucci(), "info message warning: "),
+    ] {
+        for (tail, warnings, black) in [
+            ("w - - 0 1", 0, false),
+            ("w", 0, false),
+            ("b", 0, true),
+            ("r - - 0 1", 0, false),
+            ("", 1, false),
+            ("W - - 0 1", 1, false),
+            ("w - - 0 1 junk", 1, false),
+            ("B - - 0 1 x y", 2, true),
+        ] {
+            d.send(&format!("position fen {board} {tail}"));
+            let out = d.sync();
+            assert_eq!(out.len(), warnings, "{tail:?}: {out:?}");
+            assert!(out.iter().all(|l| l.starts_with(prefix)), "{out:?}");
+            d.send("go depth 1");
+            let best = d.bestmove();
+            let fen = format!("{board} {}", if black { "b" } else { "w" });
+            assert_legal(&fen, &[], &best);
+        }
+        assert!(d.wait_exit());
+    }
+}
+
+/// Composed positions (排局): accepted with a warning when otherwise sane, and
+/// searched; impossible positions are still refused.
+#[test]
+fn composed_positions_are_accepted_with_a_warning() {
+    let mut d = ucci();
+    // Red's pawn behind its starting rank, Red's elephant off its points.
+    let fen = "3k5/9/9/9/9/9/9/1B7/4P4/4K4 w - - 0 1";
+    d.send(&format!("position fen {fen}"));
+    let out = d.sync();
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert!(
+        out.iter()
+            .all(|l| l.starts_with("info message warning: a composed position")),
+        "{out:?}"
+    );
+    d.send("go depth 4");
+    let (pos, _) = Position::from_fen_with(fen, chuhan_engine::core::Validation::Lenient).unwrap();
+    let best = d.bestmove();
+    assert!(pos.is_legal(move_of(&best)), "{best}");
+    // A king out of its palace, an advisor across the river: still refused.
+    for bad in [
+        "3k5/9/9/9/9/9/9/9/9/6K2 w - - 0 1",
+        "3k5/9/9/9/9/9/4K4/9/9/9 w - - 0 1",
+        "3k5/9/3A5/9/9/9/9/9/9/4K4 w - - 0 1",
+    ] {
+        d.send(&format!("position fen {bad}"));
+        let out = d.sync();
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(
+            out[0].starts_with("info message error: invalid FEN"),
+            "{out:?}"
+        );
+    }
+}

@@ -47,6 +47,8 @@
 pub mod binary;
 pub mod book;
 pub mod core;
+pub mod data_file;
+pub mod echo;
 pub mod engine;
 pub mod eval;
 pub mod notation;

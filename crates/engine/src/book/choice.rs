@@ -79,8 +79,8 @@ impl fmt::Display for ParseRandomnessError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "invalid randomness {:?} (expected none, tiny, small, medium, large or huge)",
-            self.0
+            "invalid randomness {} (expected none, tiny, small, medium, large or huge)",
+            crate::echo::echo(&self.0)
         )
     }
 }
@@ -95,7 +95,7 @@ impl FromStr for Randomness {
         Randomness::ALL
             .into_iter()
             .find(|r| r.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| ParseRandomnessError(s.chars().take(32).collect()))
+            .ok_or_else(|| ParseRandomnessError(crate::echo::keep(s)))
     }
 }
 

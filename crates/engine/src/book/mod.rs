@@ -94,7 +94,10 @@ pub enum Book {
 impl Book {
     /// Reads and recognises a book file.
     pub fn open(path: impl AsRef<Path>) -> Result<Book, BookError> {
-        Book::from_bytes(&std::fs::read(path)?)
+        Book::from_bytes(&crate::data_file::read(
+            path,
+            crate::data_file::MAX_BOOK_BYTES,
+        )?)
     }
 
     /// Recognises a book by its content: the `CHUHANBK` magic, else UTF-8 text

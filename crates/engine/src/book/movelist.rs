@@ -38,7 +38,8 @@ impl fmt::Display for MoveListError {
             MoveListError::Fen(e) => write!(f, "{e}"),
             MoveListError::Token(t) => write!(
                 f,
-                "{t:?} is not an ICCS move, a move number or a result (1-0, 0-1, 1/2-1/2, *)"
+                "{} is not an ICCS move, a move number or a result (1-0, 0-1, 1/2-1/2, *)",
+                crate::echo::echo(t)
             ),
             MoveListError::ResultNotLast => f.write_str("the result must be the last token"),
         }

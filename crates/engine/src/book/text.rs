@@ -54,7 +54,11 @@ impl fmt::Display for TextError {
             ),
             TextErrorKind::Fen(e) => write!(f, "{e}"),
             TextErrorKind::Move(e) => write!(f, "{e}"),
-            TextErrorKind::Number(s) => write!(f, "{s:?} is not a count (0 to 4294967295)"),
+            TextErrorKind::Number(s) => write!(
+                f,
+                "{} is not a count (0 to 4294967295)",
+                crate::echo::echo(s)
+            ),
             TextErrorKind::Entry(e) => write!(f, "{e}"),
         }
     }

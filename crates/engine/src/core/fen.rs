@@ -4,9 +4,16 @@
 //! back rank) down to 0, `RNBAKCP` for Red and `rnbakcp` for Black (the WXF letters
 //! `H`/`E` are accepted on input), side `w` or `b` (the old `r` means Red), then
 //! optional `- -`, the plies since the last capture and the move number.
+//!
+//! What GUIs send beyond that is accepted, and each liberty taken is a
+//! [`FenNote`] ([`Setup::parse_noted`]): a side letter in upper case (`W`, `B`,
+//! `R`), no side field at all (Red moves), and fields after the move number
+//! (ignored). A composed position (排局) is described in
+//! [`crate::core::Position::from_setup_with`].
 
 use super::piece::{Color, Piece};
 use super::square::{File, Rank, Square};
+use crate::echo::echo;
 use std::fmt;
 
 /// The FEN of the standard start position.
@@ -98,9 +105,11 @@ impl fmt::Display for FenProblem {
             FenProblem::RankWidth { rank, width } => {
                 write!(f, "rank {rank} describes {width} points, expected 9")
             }
-            FenProblem::UnknownLetter(c) => write!(f, "unknown piece letter {c:?}"),
-            FenProblem::BadSide(s) => write!(f, "side to move {s:?} is not w, b or r"),
-            FenProblem::BadCounter(s) => write!(f, "counter {s:?} is not a number"),
+            FenProblem::UnknownLetter(c) => {
+                write!(f, "unknown piece letter {}", echo(&c.to_string()))
+            }
+            FenProblem::BadSide(s) => write!(f, "side to move {} is not w, b or r", echo(s)),
+            FenProblem::BadCounter(s) => write!(f, "counter {} is not a number", echo(s)),
             FenProblem::TooMany { piece, count } => write!(
                 f,
                 "{count} {} {}s (at most {})",
@@ -149,6 +158,77 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
+/// How strictly a position is checked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Validation {
+    /// Only positions that can arise in play.
+    Strict,
+    /// Composed positions (排局) too: pawns, elephants and advisors may stand on
+    /// points play never brings them to (elephants and advisors on their own side
+    /// of the river), each with a [`FenNote::Composed`].
+    #[default]
+    Lenient,
+}
+
+/// Something a reading let pass: the position is usable, but not quite as written
+/// or not one play can reach.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenNote {
+    /// Fields after the move number, ignored.
+    Ignored(String),
+    /// The side-to-move letter was in upper case.
+    SideCase(String),
+    /// There is no side-to-move field: Red moves.
+    NoSide,
+    /// A piece on a point play never brings it to (a composed position).
+    Composed {
+        /// The piece.
+        piece: Piece,
+        /// Where it stands.
+        square: Square,
+    },
+}
+
+impl fmt::Display for FenNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenNote::Ignored(s) => {
+                write!(f, "FEN fields after the move number ignored: {}", echo(s))
+            }
+            FenNote::SideCase(s) => write!(
+                f,
+                "FEN side to move {} read as {}",
+                echo(s),
+                echo(&s.to_ascii_lowercase())
+            ),
+            FenNote::NoSide => f.write_str("the FEN has no side to move: Red (w) moves"),
+            FenNote::Composed { piece, square } => write!(
+                f,
+                "a composed position: {} {} on {square}, a point play never brings it to",
+                piece.color,
+                piece.kind.name()
+            ),
+        }
+    }
+}
+
+/// Most unknown letters named in one error.
+const MAX_UNKNOWN_LETTERS: usize = 8;
+
+/// Records an unknown letter once, and at most [`MAX_UNKNOWN_LETTERS`] of them.
+fn unknown(problems: &mut Vec<FenProblem>, c: char) {
+    let seen: Vec<char> = problems
+        .iter()
+        .filter_map(|p| match p {
+            FenProblem::UnknownLetter(l) => Some(*l),
+            _ => None,
+        })
+        .collect();
+    if seen.len() < MAX_UNKNOWN_LETTERS && !seen.contains(&c) {
+        problems.push(FenProblem::UnknownLetter(c));
+    }
+}
+
 /// A parsed but unvalidated position: what the FEN says, nothing checked beyond
 /// syntax. [`crate::core::Position::from_setup`] validates it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -173,6 +253,21 @@ impl Setup {
     /// assert!(Setup::parse("4k4/9/9 w").is_err());
     /// ```
     pub fn parse(fen: &str) -> Result<Setup, FenError> {
+        Setup::parse_noted(fen).map(|(s, _)| s)
+    }
+
+    /// Parses FEN text like [`Setup::parse`], with a [`FenNote`] for each liberty
+    /// taken (see the module docs).
+    ///
+    /// ```
+    /// use chuhan_engine::core::{Color, FenNote, Setup};
+    /// let (s, notes) = Setup::parse_noted("4k4/9/9/9/9/9/9/9/9/4K4 B - - 0 1 junk").unwrap();
+    /// assert_eq!(s.side, Color::Black);
+    /// assert_eq!(notes, [FenNote::SideCase("B".into()), FenNote::Ignored("junk".into())]);
+    /// assert_eq!(Setup::parse_noted("4k4/9/9/9/9/9/9/9/9/4K4").unwrap().1, [FenNote::NoSide]);
+    /// ```
+    pub fn parse_noted(fen: &str) -> Result<(Setup, Vec<FenNote>), FenError> {
+        let mut notes = Vec::new();
         let mut fields = fen.split_ascii_whitespace();
         let Some(board_field) = fields.next() else {
             return Err(FenError(vec![FenProblem::Empty]));
@@ -189,7 +284,7 @@ impl Setup {
             for c in text.chars() {
                 if let Some(d) = c.to_digit(10) {
                     if d == 0 {
-                        problems.push(FenProblem::UnknownLetter(c));
+                        unknown(&mut problems, c);
                     }
                     width += d as usize;
                 } else if let Some(p) = Piece::from_fen_char(c) {
@@ -202,18 +297,26 @@ impl Setup {
                     }
                     width += 1;
                 } else {
-                    problems.push(FenProblem::UnknownLetter(c));
+                    unknown(&mut problems, c);
                 }
             }
             if width != 9 {
                 problems.push(FenProblem::RankWidth { rank, width });
             }
         }
-        let side = match fields.next() {
-            None | Some("w") | Some("W") | Some("r") | Some("R") => Color::Red,
+        let side_field = fields.next();
+        if let Some(s @ ("W" | "B" | "R")) = side_field {
+            notes.push(FenNote::SideCase(s.to_string()));
+        }
+        let side = match side_field {
+            None => {
+                notes.push(FenNote::NoSide);
+                Color::Red
+            }
+            Some("w") | Some("W") | Some("r") | Some("R") => Color::Red,
             Some("b") | Some("B") => Color::Black,
             Some(s) => {
-                problems.push(FenProblem::BadSide(s.chars().take(16).collect()));
+                problems.push(FenProblem::BadSide(crate::echo::keep(s)));
                 Color::Red
             }
         };
@@ -221,19 +324,26 @@ impl Setup {
         let mut number = |default: u32| match counters.next() {
             None => default,
             Some(t) => t.parse::<u32>().unwrap_or_else(|_| {
-                problems.push(FenProblem::BadCounter(t.chars().take(16).collect()));
+                problems.push(FenProblem::BadCounter(crate::echo::keep(t)));
                 default
             }),
         };
         let rule60 = number(0);
         let fullmove = number(1).max(1);
+        let rest: Vec<&str> = counters.collect();
+        if !rest.is_empty() {
+            notes.push(FenNote::Ignored(crate::echo::keep(&rest.join(" "))));
+        }
         if problems.is_empty() {
-            Ok(Setup {
-                board,
-                side,
-                rule60,
-                fullmove,
-            })
+            Ok((
+                Setup {
+                    board,
+                    side,
+                    rule60,
+                    fullmove,
+                },
+                notes,
+            ))
         } else {
             Err(FenError(problems))
         }

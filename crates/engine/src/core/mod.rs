@@ -18,7 +18,7 @@ pub mod square;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use fen::{FenError, FenProblem, FenProblemKind, START_FEN, Setup};
+pub use fen::{FenError, FenNote, FenProblem, FenProblemKind, START_FEN, Setup, Validation};
 pub use movegen::{GenType, MAX_MOVES, MoveList, Terminal};
 pub use mv::{Move, ParseMoveError};
 pub use piece::{Color, Piece, PieceKind};

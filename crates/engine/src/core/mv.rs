@@ -106,8 +106,8 @@ impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "invalid move {:?} (expected coordinates like h2e2 or H2-E2)",
-            self.0
+            "invalid move {} (expected coordinates like h2e2 or H2-E2)",
+            crate::echo::echo(&self.0)
         )
     }
 }
@@ -120,7 +120,7 @@ impl FromStr for Move {
     /// Parses `h2e2`, `H2E2`, `H2-E2` or `0000` (the null move). Only the syntax is
     /// checked; legality needs a position.
     fn from_str(s: &str) -> Result<Move, ParseMoveError> {
-        let err = || ParseMoveError(s.chars().take(32).collect());
+        let err = || ParseMoveError(crate::echo::keep(s));
         if s == "0000" {
             return Ok(Move::NULL);
         }

@@ -3,7 +3,7 @@
 
 use super::attacks;
 use super::bitboard::Bitboard;
-use super::fen::{FenError, FenProblem, START_FEN, Setup};
+use super::fen::{FenError, FenNote, FenProblem, START_FEN, Setup, Validation};
 use super::mv::Move;
 use super::piece::{Color, Piece, PieceKind};
 use super::placement::Placement;
@@ -92,19 +92,68 @@ impl Position {
         Position::from_setup(&Setup::parse(fen)?)
     }
 
-    /// Validates a setup, naming every problem found.
+    /// Parses FEN text as GUIs send it ([`Setup::parse_noted`]) and validates it
+    /// with `validation`; the notes name every liberty taken.
+    ///
+    /// ```
+    /// use chuhan_engine::core::{FenNote, Position, Validation};
+    /// // A composed position: Red's pawn behind its starting rank.
+    /// let fen = "4k4/9/9/9/9/9/9/9/4P4/3K5 w - - 0 1";
+    /// assert!(Position::from_fen_with(fen, Validation::Strict).is_err());
+    /// let (_, notes) = Position::from_fen_with(fen, Validation::Lenient).unwrap();
+    /// assert!(matches!(notes[..], [FenNote::Composed { .. }]));
+    /// ```
+    pub fn from_fen_with(
+        fen: &str,
+        validation: Validation,
+    ) -> Result<(Position, Vec<FenNote>), FenError> {
+        let (setup, mut notes) = Setup::parse_noted(fen)?;
+        let (pos, more) = Position::from_setup_with(&setup, validation)?;
+        notes.extend(more);
+        Ok((pos, notes))
+    }
+
+    /// Validates a setup strictly (positions play can reach), naming every problem
+    /// found.
     pub fn from_setup(setup: &Setup) -> Result<Position, FenError> {
+        Position::from_setup_with(setup, Validation::Strict).map(|(p, _)| p)
+    }
+
+    /// Validates a setup. [`Validation::Lenient`] also accepts composed positions
+    /// (排局): a pawn anywhere, an elephant or an advisor off its points but on its
+    /// own side of the river, each with a [`FenNote::Composed`]. Everything else is
+    /// checked as strictly as ever: piece counts, kings in their palaces and not
+    /// facing, the side not to move not in check. (An elephant or advisor across the
+    /// river could attack the other king in ways the check rules do not look for.)
+    pub fn from_setup_with(
+        setup: &Setup,
+        validation: Validation,
+    ) -> Result<(Position, Vec<FenNote>), FenError> {
         let mut problems = Vec::new();
+        let mut notes = Vec::new();
         let mut counts = [0u32; 14];
         for (i, p) in setup.board.iter().enumerate() {
             let Some(p) = *p else { continue };
             counts[p.index()] += 1;
             let sq = Square::ALL[i];
             if !attacks::regions::allowed(p.kind, p.color).has(sq) {
-                problems.push(FenProblem::Misplaced {
-                    piece: p,
-                    square: sq,
-                });
+                let own_half = (sq.rank().index() <= 4) == (p.color == Color::Red);
+                let composable = match p.kind {
+                    PieceKind::Pawn => true,
+                    PieceKind::Elephant | PieceKind::Advisor => own_half,
+                    _ => false,
+                };
+                if validation == Validation::Lenient && composable {
+                    notes.push(FenNote::Composed {
+                        piece: p,
+                        square: sq,
+                    });
+                } else {
+                    problems.push(FenProblem::Misplaced {
+                        piece: p,
+                        square: sq,
+                    });
+                }
             }
         }
         for (i, &count) in counts.iter().enumerate() {
@@ -154,7 +203,7 @@ impl Position {
             return Err(FenError(problems));
         }
         pos.st.checkers = pos.king_attackers(pos.king_square(pos.side), !pos.side, pos.occupied());
-        Ok(pos)
+        Ok((pos, notes))
     }
 
     /// The position as an unvalidated [`Setup`] (what FEN would say).

@@ -220,7 +220,11 @@ pub struct ParseSquareError(pub String);
 
 impl fmt::Display for ParseSquareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid square {:?} (expected a0..i9)", self.0)
+        write!(
+            f,
+            "invalid square {} (expected a0..i9)",
+            crate::echo::echo(&self.0)
+        )
     }
 }
 

@@ -103,8 +103,8 @@ impl fmt::Display for UnknownNotation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown notation {:?} (expected iccs, wxf, zh or zh-hans)",
-            self.0
+            "unknown notation {} (expected iccs, wxf, zh or zh-hans)",
+            crate::echo::echo(&self.0)
         )
     }
 }
@@ -125,7 +125,7 @@ impl FromStr for Notation {
                 Notation::Chinese(Script::Traditional)
             }
             "zh-hans" | "zh-cn" | "simplified" | "simp" => Notation::Chinese(Script::Simplified),
-            _ => return Err(UnknownNotation(s.chars().take(32).collect())),
+            _ => return Err(UnknownNotation(crate::echo::keep(s))),
         })
     }
 }

@@ -120,7 +120,12 @@ impl fmt::Display for MoveErrorKind {
 
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot play {:?}: {}", self.text, self.kind)
+        write!(
+            f,
+            "cannot play {}: {}",
+            crate::echo::echo(&self.text),
+            self.kind
+        )
     }
 }
 

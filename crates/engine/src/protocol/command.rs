@@ -3,7 +3,8 @@
 //! everything (FEN, every move in order, numbers), so a rejected line changes
 //! nothing.
 
-use crate::core::{Color, FenError, Move, Position};
+use crate::core::{Color, FenError, FenNote, Move, Position, Validation};
+use crate::echo::{echo, keep};
 use crate::rules::{ParseRuleSetError, RuleSet};
 use crate::search::limits::{Clock, Limits};
 use std::fmt;
@@ -25,8 +26,9 @@ pub enum Command {
         value: Option<String>,
     },
     /// `position …` (or a bare `fen …`/`startpos …`): a validated position with
-    /// the moves played.
-    Position(Box<Position>),
+    /// the moves played, and what its FEN reading let pass (a composed position
+    /// is accepted, see [`Validation::Lenient`]).
+    Position(Box<Position>, Vec<FenNote>),
     /// `banmoves m1 m2 …`.
     BanMoves(Vec<Move>),
     /// `go …`.
@@ -103,17 +105,17 @@ pub const MAX_DAEMON_BENCH: u32 = 16;
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParseError::Unknown(w) => write!(f, "unknown command '{w}'"),
+            ParseError::Unknown(w) => write!(f, "unknown command {}", echo(w)),
             ParseError::Missing(what) => write!(f, "missing {what}"),
             ParseError::Fen(e) => write!(f, "{e}"),
-            ParseError::BadMove(w) => write!(f, "'{w}' is not a move"),
+            ParseError::BadMove(w) => write!(f, "{} is not a move", echo(w)),
             ParseError::IllegalMove { text, index } => {
-                write!(f, "move {index} '{text}' is illegal")
+                write!(f, "move {index} {} is illegal", echo(text))
             }
             ParseError::BadNumber { key, text } => {
-                write!(f, "'{key}' needs a number, not '{text}'")
+                write!(f, "{} needs a number, not {}", echo(key), echo(text))
             }
-            ParseError::Unexpected(w) => write!(f, "unexpected '{w}'"),
+            ParseError::Unexpected(w) => write!(f, "unexpected {}", echo(w)),
             ParseError::Rules(e) => write!(f, "{e}"),
             ParseError::TooDeep { max } => write!(
                 f,
@@ -134,12 +136,9 @@ pub struct ParseContext {
     pub side: Color,
 }
 
+/// The part of a word an error keeps (see [`crate::echo::keep`]).
 fn short(s: &str) -> String {
-    let mut t: String = s.chars().take(40).collect();
-    if t.len() < s.len() {
-        t.push('…');
-    }
-    t
+    keep(s)
 }
 
 fn parse_move(w: &str) -> Result<Move, ParseError> {
@@ -149,8 +148,9 @@ fn parse_move(w: &str) -> Result<Move, ParseError> {
         .ok_or_else(|| ParseError::BadMove(short(w)))
 }
 
-/// Parses `{fen F | startpos} [moves …]` into a position with the moves played.
-pub fn parse_position(words: &[&str]) -> Result<Position, ParseError> {
+/// Parses `{fen F | startpos} [moves …]` into a position with the moves played,
+/// with the notes of its FEN.
+pub fn parse_position(words: &[&str]) -> Result<(Position, Vec<FenNote>), ParseError> {
     let Some(&first) = words.first() else {
         return Err(ParseError::Missing("'fen' or 'startpos'"));
     };
@@ -158,6 +158,7 @@ pub fn parse_position(words: &[&str]) -> Result<Position, ParseError> {
         .iter()
         .position(|w| w.eq_ignore_ascii_case("moves"))
         .unwrap_or(words.len());
+    let mut notes = Vec::new();
     let mut pos = if first.eq_ignore_ascii_case("startpos") {
         if moves_at > 1 {
             return Err(ParseError::Unexpected(short(words[1])));
@@ -167,7 +168,10 @@ pub fn parse_position(words: &[&str]) -> Result<Position, ParseError> {
         if moves_at <= 1 {
             return Err(ParseError::Missing("the FEN"));
         }
-        Position::from_fen(&words[1..moves_at].join(" ")).map_err(ParseError::Fen)?
+        let (pos, n) = Position::from_fen_with(&words[1..moves_at].join(" "), Validation::Lenient)
+            .map_err(ParseError::Fen)?;
+        notes = n;
+        pos
     } else {
         return Err(ParseError::Unexpected(short(first)));
     };
@@ -181,7 +185,7 @@ pub fn parse_position(words: &[&str]) -> Result<Position, ParseError> {
         }
         pos.make_move(m);
     }
-    Ok(pos)
+    Ok((pos, notes))
 }
 
 fn number<T: std::str::FromStr>(key: &str, w: Option<&&str>) -> Result<T, ParseError> {
@@ -338,8 +342,10 @@ pub fn parse(line: &str, ctx: &ParseContext) -> Result<Option<Command>, ParseErr
             }
             Command::SetOption { name, value }
         }
-        "position" => Command::Position(Box::new(parse_position(rest)?)),
-        "fen" | "startpos" => Command::Position(Box::new(parse_position(&words)?)),
+        "position" | "fen" | "startpos" => {
+            let (pos, notes) = parse_position(if cmd == "position" { rest } else { &words })?;
+            Command::Position(Box::new(pos), notes)
+        }
         "banmoves" => Command::BanMoves(
             rest.iter()
                 .map(|w| parse_move(w))
@@ -356,7 +362,7 @@ pub fn parse(line: &str, ctx: &ParseContext) -> Result<Option<Command>, ParseErr
             if rest.is_empty() {
                 Command::Probe(None)
             } else {
-                Command::Probe(Some(Box::new(parse_position(rest)?)))
+                Command::Probe(Some(Box::new(parse_position(rest)?.0)))
             }
         }
         "quit" => Command::Quit,
@@ -417,7 +423,8 @@ mod tests {
 
     #[test]
     fn positions() {
-        let Some(Command::Position(p)) = parse("position startpos moves h2e2 h9g7", &CTX).unwrap()
+        let Some(Command::Position(p, _)) =
+            parse("position startpos moves h2e2 h9g7", &CTX).unwrap()
         else {
             panic!()
         };
@@ -431,11 +438,11 @@ mod tests {
                 "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r - - 0 1 moves h2e2",
                 &CTX
             ),
-            Ok(Some(Command::Position(_)))
+            Ok(Some(Command::Position(..)))
         ));
         assert!(matches!(
             parse("startpos", &CTX),
-            Ok(Some(Command::Position(_)))
+            Ok(Some(Command::Position(..)))
         ));
     }
 

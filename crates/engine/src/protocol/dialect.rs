@@ -101,21 +101,21 @@ impl Dialect {
         Some(s)
     }
 
-    /// The `info` line of a book move: `info depth 0 score <weight> pv <move>`, as
-    /// ElephantEye writes it. UCI has no bare scores, so there the weight is written
-    /// as `score cp <weight>`: a GUI shows it as an evaluation, but it is the
-    /// book's weight.
+    /// The line announcing a book move. UCCI: `info depth 0 score <weight> pv
+    /// <move>`, ElephantEye's form (UCCI GUIs read the weight as the book's, not an
+    /// evaluation). UCI has no such convention and GUIs record any `score` as an
+    /// evaluation, so there it is an `info string` naming the move and its weight.
     ///
     /// ```
     /// use chuhan_engine::protocol::dialect::Dialect;
     /// let m = "h2e2".parse().unwrap();
     /// assert_eq!(Dialect::Ucci.book(m, 1000), "info depth 0 score 1000 pv h2e2");
-    /// assert_eq!(Dialect::Uci.book(m, 1000), "info depth 0 score cp 1000 pv h2e2");
+    /// assert_eq!(Dialect::Uci.book(m, 1000), "info string book move h2e2 weight 1000");
     /// ```
     pub fn book(self, mv: Move, weight: u32) -> String {
         match self {
             Dialect::Ucci => format!("info depth 0 score {weight} pv {mv}"),
-            Dialect::Uci => format!("info depth 0 score cp {weight} pv {mv}"),
+            Dialect::Uci => format!("info string book move {mv} weight {weight}"),
         }
     }
 

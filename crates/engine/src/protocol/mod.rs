@@ -1,8 +1,11 @@
-//! The daemon: one session loop reading commands from stdin (as bytes, decoded
-//! lossily, any length), speaking UCCI or UCI according to the last handshake, and
-//! driving the [`Engine`] facade. Search events are printed by a printer thread
-//! while the session keeps reading (except in UCCI `batch` mode). Every rejected
-//! line gets exactly one error line and changes nothing.
+//! The daemon: one session loop reading commands from stdin (through [`input`]:
+//! bytes decoded lossily, lines of at most [`input::MAX_LINE`] bytes), speaking UCCI
+//! or UCI according to the last handshake, and driving the [`Engine`] facade.
+//! Search events are printed by a printer thread while the session keeps reading;
+//! in UCCI `batch` mode a search hears only `stop` and `quit`, and the other lines
+//! wait for its answer. The end of the input ends the daemon, whatever it is doing
+//! (a running search is stopped and answers first). Every rejected line gets
+//! exactly one error line and changes nothing.
 //!
 //! The protocol is where text lives: [`command`] parses a line into a [`Command`]
 //! (validated: a position with every move checked, the limits of a `go`);
@@ -13,11 +16,13 @@
 
 pub mod command;
 pub mod dialect;
+pub mod input;
 pub mod options;
 pub mod translate;
 
 use crate::book::builtin::BUILTIN_NAME;
-use crate::core::{Position, perft};
+use crate::core::{Move, Position, perft};
+use crate::echo::echo;
 use crate::engine::{Engine, EngineError, EngineOption};
 use crate::eval;
 use crate::notation::diagram;
@@ -26,10 +31,12 @@ use crate::search::event::Event;
 use crate::search::repetition::RepetitionRules;
 use crate::search::{bench, tt::Bound};
 use command::{Command, ParseContext};
-use crossbeam_channel::Receiver;
+use crossbeam_channel::{Receiver, Sender, bounded, never, select};
 use dialect::Dialect;
+use input::Input;
 use parking_lot::Mutex;
-use std::io::{BufRead, Write};
+use std::collections::VecDeque;
+use std::io::{Read, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -85,7 +92,8 @@ pub struct Session {
     /// Set by the printer just before it writes the final `bestmove`: from then on
     /// the search counts as over, even if its threads are still winding down.
     answered: Arc<AtomicBool>,
-    unbounded_search: bool,
+    /// Disconnected by the printer once it has written the final `bestmove`.
+    done: Receiver<()>,
 }
 
 impl Session {
@@ -101,7 +109,7 @@ impl Session {
             default_books_pending: true,
             printer: None,
             answered: Arc::new(AtomicBool::new(false)),
-            unbounded_search: false,
+            done: never(),
         }
     }
 
@@ -156,35 +164,72 @@ impl Session {
         }
     }
 
-    /// Reads commands until `quit` or the end of input.
-    pub fn run<R: BufRead>(&mut self, mut input: R) -> Exit {
-        let mut buf = Vec::new();
+    /// Reads commands from `source` until `quit` or the end of input.
+    pub fn run<R: Read + Send + 'static>(&mut self, source: R) -> Exit {
+        self.run_on(&input::spawn(source))
+    }
+
+    /// Handles the [`Input`]s of `rx` until `quit` or the end of input.
+    pub fn run_on(&mut self, rx: &Receiver<Input>) -> Exit {
+        // Lines that came while a batch-mode search ran, in order.
+        let mut held: VecDeque<Input> = VecDeque::new();
         loop {
-            if self.batch && self.printer.is_some() {
-                self.finish_search();
-            }
-            buf.clear();
-            match input.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => {
-                    // A bounded search still finishes (scripts pipe `go depth N`
-                    // and close stdin); an endless one is stopped.
-                    if self.unbounded_search {
-                        self.engine.stop();
-                    }
-                    self.finish_search();
-                    return Exit::EndOfInput;
+            let item = if self.batch && self.printer.is_some() {
+                self.batch_wait(rx, &mut held)
+            } else {
+                held.pop_front()
+            };
+            let item = match item {
+                Some(i) => i,
+                None => rx.recv().unwrap_or(Input::End),
+            };
+            let exit = match item {
+                Input::Line(line) => self.handle_line(line.trim()),
+                Input::TooLong { bytes } => {
+                    self.error(&format!(
+                        "a line of {bytes} bytes was dropped: lines are limited to {} bytes",
+                        input::MAX_LINE
+                    ));
+                    None
                 }
-                Ok(_) => {}
-            }
-            let text = String::from_utf8_lossy(&buf);
-            let line: String = text
-                .chars()
-                .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })
-                .collect();
-            if self.handle_line(line.trim()) == Some(Exit::Quit) {
-                return Exit::Quit;
+                Input::End => {
+                    self.engine.stop();
+                    self.finish_search();
+                    Some(Exit::EndOfInput)
+                }
+            };
+            if let Some(exit) = exit {
+                return exit;
             }
         }
+    }
+
+    /// While a batch-mode search runs: `stop`, `quit` and the end of input are
+    /// returned at once, other lines are held until the search has answered.
+    /// `None` once the search is over.
+    fn batch_wait(&mut self, rx: &Receiver<Input>, held: &mut VecDeque<Input>) -> Option<Input> {
+        while self.printer.is_some() {
+            let done = self.done.clone();
+            select! {
+                recv(done) -> _ => self.finish_search(),
+                recv(rx) -> item => {
+                    let item = item.unwrap_or(Input::End);
+                    let urgent = match &item {
+                        Input::Line(l) => l
+                            .split_whitespace()
+                            .next()
+                            .is_some_and(|w| w.eq_ignore_ascii_case("stop") || w.eq_ignore_ascii_case("quit")),
+                        Input::TooLong { .. } => false,
+                        Input::End => true,
+                    };
+                    if urgent {
+                        return Some(item);
+                    }
+                    held.push_back(item);
+                }
+            }
+        }
+        held.pop_front()
     }
 
     /// Handles one line; `Some(Exit::Quit)` after `quit`.
@@ -211,6 +256,9 @@ impl Session {
     }
 
     fn execute(&mut self, cmd: Command) -> Option<Exit> {
+        // A search that has written its `bestmove` is over: join it now, so that
+        // commands that need an idle engine are taken at once.
+        self.thinking();
         match cmd {
             Command::Ucci => {
                 self.dialect = Dialect::Ucci;
@@ -222,7 +270,12 @@ impl Session {
             }
             Command::IsReady => self.say("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-            Command::Position(p) => self.engine.set_position(*p),
+            Command::Position(p, notes) => {
+                for n in notes {
+                    self.note(&format!("warning: {n}"));
+                }
+                self.engine.set_position(*p);
+            }
             Command::BanMoves(moves) => {
                 if let Err(e) = self.engine.set_banned_moves(&moves) {
                     self.error(&e.to_string());
@@ -311,7 +364,7 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let Some(spec) = options::find(name) else {
-            self.note(&format!("unknown option '{name}' ignored"));
+            self.note(&format!("unknown option {} ignored", echo(name)));
             return;
         };
         let setting = match options::validate(spec, value) {
@@ -342,7 +395,7 @@ impl Session {
         }
     }
 
-    fn go(&mut self, limits: crate::search::Limits) {
+    fn go(&mut self, mut limits: crate::search::Limits) {
         if self.thinking() {
             self.error("the engine is already thinking; send stop first");
             return;
@@ -354,22 +407,45 @@ impl Session {
         if self.default_books_pending {
             self.set_books(BUILTIN_NAME.to_string());
         }
-        self.unbounded_search = limits.is_unbounded() || limits.ponder;
+        self.check_searchmoves(&mut limits.searchmoves);
         match self.engine.go(limits) {
             Ok(rx) => {
                 let answered = Arc::new(AtomicBool::new(false));
                 self.answered = Arc::clone(&answered);
+                let (done_tx, done_rx) = bounded(0);
+                self.done = done_rx;
                 let out = self.out.clone();
                 let dialect = self.dialect;
                 let multipv_on = self.engine.settings().multipv > 1;
                 self.printer = Some(std::thread::spawn(move || {
-                    print_events(&rx, &out, dialect, multipv_on, &answered)
+                    print_events(&rx, &out, dialect, multipv_on, &answered, done_tx)
                 }));
-                if self.batch {
-                    self.finish_search();
-                }
             }
             Err(e) => self.error(&e.to_string()),
+        }
+    }
+
+    /// Drops the moves of a `go searchmoves` list that are not legal here, with one
+    /// error naming them; if none is left, every move is searched (an empty list
+    /// would answer as if the side to move were mated).
+    fn check_searchmoves(&self, moves: &mut Vec<Move>) {
+        let pos = self.engine.position();
+        let illegal: Vec<String> = moves
+            .iter()
+            .filter(|&&m| !pos.is_legal(m))
+            .map(|m| m.to_string())
+            .collect();
+        if illegal.is_empty() {
+            return;
+        }
+        moves.retain(|&m| pos.is_legal(m));
+        let list = echo(&illegal.join(" ")).to_string();
+        if moves.is_empty() {
+            self.error(&format!(
+                "searchmoves {list}: no legal move in the list; searching every move"
+            ));
+        } else {
+            self.error(&format!("searchmoves {list}: not legal here, ignored"));
         }
     }
 
@@ -462,6 +538,7 @@ fn print_events(
     dialect: Dialect,
     multipv_on: bool,
     answered: &AtomicBool,
+    done: Sender<()>,
 ) {
     for e in rx.iter() {
         match e {
@@ -479,6 +556,7 @@ fn print_events(
             Event::BestMove(b) => {
                 answered.store(true, Ordering::SeqCst);
                 out.line(&dialect.bestmove(&b));
+                drop(done);
                 return;
             }
         }
@@ -488,6 +566,5 @@ fn print_events(
 /// Runs the daemon on stdin/stdout until `quit` or the end of input.
 pub fn run_stdio() -> Exit {
     let mut session = Session::new(Output::new(Box::new(std::io::stdout())));
-    let stdin = std::io::stdin();
-    session.run(stdin.lock())
+    session.run(std::io::stdin())
 }

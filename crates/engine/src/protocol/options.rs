@@ -2,6 +2,7 @@
 //! aliases), type, default and range, how `setoption` names it, and how the
 //! handshake lists it.
 
+use crate::echo::echo;
 use std::fmt::Write as _;
 
 /// The options the daemon knows.
@@ -371,13 +372,18 @@ pub fn validate(spec: &Spec, value: Option<&str>) -> Result<Value, String> {
         Kind::Check(_) => match v.to_ascii_lowercase().as_str() {
             "true" | "on" | "1" | "yes" => Ok(Value::Bool(true)),
             "false" | "off" | "0" | "no" => Ok(Value::Bool(false)),
-            _ => Err(format!("{} needs true or false, not '{v}'", spec.ucci)),
+            _ => Err(format!(
+                "{} needs true or false, not {}",
+                spec.ucci,
+                echo(v)
+            )),
         },
         Kind::Spin { min, max, .. } => match v.parse::<i64>() {
             Ok(n) if (min..=max).contains(&n) => Ok(Value::Int(n)),
             _ => Err(format!(
-                "{} needs an integer from {min} to {max}, not '{v}'",
-                spec.ucci
+                "{} needs an integer from {min} to {max}, not {}",
+                spec.ucci,
+                echo(v)
             )),
         },
         Kind::Combo { vars, .. } => {
@@ -388,9 +394,10 @@ pub fn validate(spec: &Spec, value: Option<&str>) -> Result<Value, String> {
                 Ok(Value::Text(w))
             } else {
                 Err(format!(
-                    "{} needs one of {}, not '{v}'",
+                    "{} needs one of {}, not {}",
                     spec.ucci,
-                    vars.join(", ")
+                    vars.join(", "),
+                    echo(v)
                 ))
             }
         }

@@ -142,7 +142,11 @@ impl fmt::Display for JudgeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             JudgeError::Fen(e) => write!(f, "{e}"),
-            JudgeError::Syntax { text, ply } => write!(f, "ply {ply}: invalid move text {text:?}"),
+            JudgeError::Syntax { text, ply } => write!(
+                f,
+                "ply {ply}: invalid move text {}",
+                crate::echo::echo(text)
+            ),
             JudgeError::Illegal { mv, ply } => write!(f, "ply {ply}: illegal move {mv}"),
         }
     }
@@ -176,7 +180,7 @@ pub fn judge<S: AsRef<str>>(
     for (i, text) in moves.iter().enumerate() {
         let text = text.as_ref();
         let m: Move = text.parse().map_err(|_| JudgeError::Syntax {
-            text: text.chars().take(32).collect(),
+            text: crate::echo::keep(text),
             ply: i + 1,
         })?;
         if !pos.is_legal(m) {

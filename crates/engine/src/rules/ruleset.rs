@@ -53,7 +53,11 @@ pub struct ParseRuleSetError(pub String);
 
 impl fmt::Display for ParseRuleSetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown rule set {:?} (expected cxa2011 or axf)", self.0)
+        write!(
+            f,
+            "unknown rule set {} (expected cxa2011 or axf)",
+            crate::echo::echo(&self.0)
+        )
     }
 }
 
@@ -67,7 +71,7 @@ impl FromStr for RuleSet {
         match s.trim().to_ascii_lowercase().as_str() {
             "cxa2011" | "cxa" | "chinese" => Ok(RuleSet::Cxa2011),
             "axf" | "asian" => Ok(RuleSet::Axf),
-            _ => Err(ParseRuleSetError(s.chars().take(32).collect())),
+            _ => Err(ParseRuleSetError(crate::echo::keep(s))),
         }
     }
 }

@@ -58,7 +58,7 @@ impl fmt::Display for SearchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SearchError::Busy => write!(f, "the engine is thinking; send stop first"),
-            SearchError::BadValue(v) => write!(f, "bad value '{v}'"),
+            SearchError::BadValue(v) => write!(f, "bad value {}", crate::echo::echo(v)),
             SearchError::NoMemory { asked, kept } => {
                 write!(f, "cannot allocate {asked} MB of hash; keeping {kept} MB")
             }
