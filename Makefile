@@ -2,7 +2,7 @@
 CARGO ?= cargo
 NATIVE = RUSTFLAGS="-C target-cpu=native" $(CARGO)
 
-.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak
+.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak interop
 
 help:
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/'
@@ -21,6 +21,16 @@ test: ## the test suite (what CI runs)
 
 test-all: ## the test suite plus every ignored (slow) test, except the rule case kept failing on purpose (see tests/rules.rs)
 	$(CARGO) test --profile ci --workspace -- --include-ignored --skip or102_unreachable_position
+
+# A third-party client drives the daemon: the `cchess` package from PyPI (pinned in
+# tests/interop/requirements.txt), installed into a virtual environment under target/.
+INTEROP_VENV ?= target/interop-venv
+
+interop: ## the PyPI client `cchess` drives the daemon over UCCI and UCI (makes a Python venv in target/)
+	$(CARGO) build --profile ci --bin chuhan
+	test -x $(INTEROP_VENV)/bin/python || python3 -m venv $(INTEROP_VENV)
+	$(INTEROP_VENV)/bin/pip install --quiet --disable-pip-version-check -r tests/interop/requirements.txt
+	CHUHAN_BIN=target/ci/chuhan $(INTEROP_VENV)/bin/python -W error::ResourceWarning tests/interop/test_cchess.py -v
 
 perft-deep: ## deep perft lines (startpos 5 and 6, all depth-5 positions)
 	$(CARGO) test --release --test perft -- --ignored
@@ -41,7 +51,7 @@ perft-bench: build native ## perft 5 and 6 from the start position, portable and
 	./target/native/release/chuhan perft 5
 	./target/native/release/chuhan perft 6
 
-ci: lint test ## everything CI checks
+ci: lint test interop ## everything CI checks
 
 # The soak test of issue 7: Chuhan against itself, 2 search threads each, one game
 # at a time, at a fast clock. Not part of `make test`; needs the engine daemon.
