@@ -16,6 +16,9 @@
 //! [`notation`] reads and writes moves (ICCS, WXF, Chinese), game records (PGN, XQF)
 //! and draws boards (text, SVG).
 //! [`rules`] holds the repetition rules (棋例) and the end of the game.
+//! [`echo`] is how every message repeats user text (cut, control characters
+//! readable); [`data_file`] reads the files users name (regular files of bounded size
+//! only).
 //! [`binary`] reads the little-endian fields of Chuhan's binary files.
 //!
 //! # One vocabulary
