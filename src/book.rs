@@ -39,7 +39,7 @@ pub enum BookCommand {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Build a binary book from game records (PGN, XQF, or ICCS move lists one game
+    /// Build a binary book from game records (PGN, XQF, CCBridge, or ICCS move lists one game
     /// per line).
     Build {
         /// Game record files.
@@ -266,7 +266,7 @@ fn build(files: &[PathBuf], out: &Path, options: BuildOptions) -> Result<(), Str
         let data = read(file)?;
         let format = RecordFormat::detect(file, &data).ok_or_else(|| {
             format!(
-                "{}: not a supported game record file (supported: PGN, XQF, plain-text \
+                "{}: not a supported game record file (supported: PGN, XQF, CCBridge, plain-text \
                  ICCS move lists one game per line)",
                 file.display()
             )

@@ -4,12 +4,12 @@
 //!   (each in any notation, recognised per move; several may share one argument)
 //!   from the position and prints each in the target notation, one per line.
 //! * `chuhan convert --pgn IN [--out OUT] [--format iccs|wxf|zh|zh-hans]` reads a
-//!   record (PGN, XQF or a move list, recognised from its bytes; UTF-8 or GBK) and
+//!   record (PGN, XQF, CCBridge or a move list, recognised from its bytes; UTF-8 or GBK) and
 //!   writes PGN (UTF-8, or GBK with `--gbk`).
 
 use chuhan_engine::core::Position;
 use chuhan_engine::notation::pgn::{self, WriteOptions};
-use chuhan_engine::notation::{self, Notation, Script, charset, record};
+use chuhan_engine::notation::{self, Notation, Script, charset};
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,7 +25,7 @@ pub struct ConvertArgs {
     /// Notation to write: iccs, iccs-dash, wxf, zh (traditional) or zh-hans.
     #[arg(long)]
     pub to: Option<Notation>,
-    /// A record to convert (PGN, XQF or a move list) instead of moves.
+    /// A record to convert (PGN, XQF, CCBridge or a move list) instead of moves.
     #[arg(long, value_name = "IN")]
     pub pgn: Option<PathBuf>,
     /// Where to write the converted PGN (default or `-`: standard output).
@@ -43,6 +43,10 @@ pub struct ConvertArgs {
     /// Leave variations out of the written PGN.
     #[arg(long)]
     pub no_variations: bool,
+    /// Refuse a record with a move that cannot be played, a cut record or a
+    /// composed start position (default: keep what can be read, with a warning).
+    #[arg(long)]
+    pub strict: bool,
 }
 
 /// Runs `chuhan convert`.
@@ -104,17 +108,16 @@ fn convert_moves(args: &ConvertArgs) -> ExitCode {
 }
 
 fn convert_record(args: &ConvertArgs, path: &PathBuf) -> ExitCode {
-    let bytes =
-        match chuhan_engine::data_file::read(path, chuhan_engine::data_file::MAX_RECORD_BYTES) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        };
+    let read = match crate::records::read(path, crate::records::validation(args.strict)) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut games = Vec::new();
     let mut failed = 0;
-    for (i, r) in record::read_all(&bytes).into_iter().enumerate() {
+    for (i, r) in read.into_iter().enumerate() {
         match r {
             Ok(g) => games.push(g),
             Err(e) => {

@@ -7,7 +7,6 @@
 
 use chuhan_engine::core::{Move, Position};
 use chuhan_engine::notation::diagram::{self, Arrow, ArrowStyle, SvgOptions};
-use chuhan_engine::notation::record;
 use chuhan_engine::rules::judge::CycleMove;
 use chuhan_engine::rules::{Judgement, RuleSet, judge, judge_position};
 use std::path::PathBuf;
@@ -22,12 +21,16 @@ pub struct JudgeArgs {
     /// The moves played from it, ICCS, separated by spaces.
     #[arg(long, default_value = "", conflicts_with = "pgn")]
     pub moves: String,
-    /// Judge the main line of a game record instead (PGN, XQF or a move list).
+    /// Judge the main line of a game record instead (PGN, XQF, CCBridge or a move list).
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Which game of a multi-game record (1 = the first).
     #[arg(long, default_value_t = 1, requires = "pgn")]
     pub game: usize,
+    /// Refuse a record with a move that cannot be played, a cut record or a
+    /// composed start position (default: keep what can be read, with a warning).
+    #[arg(long, requires = "pgn")]
+    pub strict: bool,
     /// Rule set: cxa2011 (the Chinese Xiangqi Association's 2011 rules) or axf.
     #[arg(long, default_value_t = RuleSet::Cxa2011)]
     pub rules: RuleSet,
@@ -77,10 +80,9 @@ fn load(args: &JudgeArgs) -> Result<(Position, Judgement), Failure> {
         return Ok((pos, j));
     };
     let name = path.display();
-    let bytes = chuhan_engine::data_file::read(path, chuhan_engine::data_file::MAX_RECORD_BYTES)
-        .map_err(|e| Failure::new(format!("{name}: {e}")))?;
     // Every game is read (a broken one elsewhere in the file does not matter).
-    let games = record::read_all(&bytes);
+    let games = crate::records::read(path, crate::records::validation(args.strict))
+        .map_err(Failure::new)?;
     let n = games.len();
     let game = games
         .into_iter()

@@ -11,6 +11,7 @@ mod hms;
 mod judge;
 mod r#match;
 mod perft;
+mod records;
 mod show;
 mod suite;
 mod tournament;
@@ -37,7 +38,7 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Search the bench positions to a fixed depth: node count (signature) and speed.
     Bench(bench::BenchArgs),
-    /// Convert moves between ICCS, WXF and Chinese notation, or records (PGN, XQF) to PGN.
+    /// Convert moves between ICCS, WXF and Chinese notation, or records (PGN, XQF, CCBridge) to PGN.
     Convert(convert::ConvertArgs),
     /// Show a position, or a record's position at a ply, as a board (and as SVG).
     Show(show::ShowArgs),

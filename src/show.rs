@@ -4,7 +4,7 @@
 
 use chuhan_engine::core::{GameResult, Move, Position};
 use chuhan_engine::notation::diagram::{self, Arrow, ArrowStyle, SvgOptions, TextOptions};
-use chuhan_engine::notation::{Game, Notation, record};
+use chuhan_engine::notation::{Game, Notation};
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -25,7 +25,7 @@ pub enum ColorChoice {
 #[derive(clap::Args, Debug)]
 pub struct ShowArgs {
     /// A FEN (its fields may be separate arguments), `startpos`, or a record file
-    /// (PGN, XQF or move list). Default: the start position.
+    /// (PGN, XQF, CCBridge or move list). Default: the start position.
     pub input: Vec<String>,
     /// The position as FEN (instead of the positional input).
     #[arg(long)]
@@ -33,6 +33,10 @@ pub struct ShowArgs {
     /// Which game of a multi-game file (1 = the first).
     #[arg(long, default_value_t = 1)]
     pub game: usize,
+    /// Refuse a record with a move that cannot be played, a cut record or a
+    /// composed start position (default: keep what can be read, with a warning).
+    #[arg(long)]
+    pub strict: bool,
     /// Ply of the game's main line to show (0 = start; default: the end).
     #[arg(long)]
     pub ply: Option<usize>,
@@ -68,10 +72,8 @@ fn load(args: &ShowArgs) -> Result<(Position, Option<(Game, usize)>), String> {
         return Ok((Position::startpos(), None));
     }
     if args.input.len() == 1 && Path::new(input).is_file() {
-        let bytes =
-            chuhan_engine::data_file::read(input, chuhan_engine::data_file::MAX_RECORD_BYTES)
-                .map_err(|e| format!("{input}: {e}"))?;
-        let games = record::read_all(&bytes);
+        let games =
+            crate::records::read(Path::new(input), crate::records::validation(args.strict))?;
         let n = games.len();
         let game = games
             .into_iter()

@@ -447,3 +447,43 @@ proptest! {
         let _ = xqf::read(&bytes);
     }
 }
+
+/// A record with a move that cannot be played keeps the moves before it with a
+/// warning naming the ply (the strict reading refuses it); a cut record keeps what
+/// was read.
+#[test]
+fn lenient_reading_keeps_the_valid_prefix() {
+    use chuhan_engine::core::Validation;
+    use chuhan_engine::notation::Warning;
+    let g = &sample_games()[3];
+    let plain = build(g, 10, key_sets()[0]);
+    let plies = g.ply_count();
+    assert!(plies >= 3);
+    // The third move (record at 0x408 + 2 * 8 in a file without comments) made to
+    // land on a friendly piece.
+    let mut illegal = plain.clone();
+    let third = 0x408 + 2 * 8;
+    let from = illegal[third].wrapping_sub(0x18);
+    let to_friend = if from == xy(Square::H0) {
+        xy(Square::I0)
+    } else {
+        xy(Square::A9)
+    };
+    illegal[third + 1] = 0x20 + to_friend;
+    assert!(matches!(
+        xqf::read_with(&illegal, Validation::Strict),
+        Err(XqfError::IllegalMove { ply: 3, .. })
+    ));
+    let kept = xqf::read_with(&illegal, Validation::Lenient).unwrap();
+    assert_eq!(kept.moves(), g.moves()[..2]);
+    assert!(
+        matches!(kept.warnings[..], [Warning::BadMove { ply: 3, .. }]),
+        "{:?}",
+        kept.warnings
+    );
+    assert!(kept.warnings[0].to_string().starts_with("ply 3: "));
+    // Cut in the middle of the fourth record: three moves kept.
+    let cut = xqf::read_with(&plain[..0x408 + 3 * 8 + 4], Validation::Lenient).unwrap();
+    assert_eq!(cut.moves(), g.moves()[..3]);
+    assert!(matches!(cut.warnings[..], [Warning::Truncated { .. }]));
+}

@@ -2,7 +2,7 @@
 //! result (a [`GameResult`], defined in [`crate::core::result`]) — and [`RecordFormat`], the game-record files it can read.
 //!
 //! A record format only has to produce `Game`s: Chuhan's plain ICCS move lists
-//! (one game per line, [`RecordFormat::IccsLines`]) are read here, PGN and XQF by
+//! (one game per line, [`RecordFormat::IccsLines`]) are read here, PGN, XQF and CCBridge by
 //! the notation module's readers ([`crate::notation::record::read_all`]), whose
 //! games give their start position, main line and result.
 
@@ -81,11 +81,13 @@ pub enum RecordFormat {
     Pgn,
     /// XQStudio's binary XQF, one game.
     Xqf,
+    /// CCBridge's binary `.cbr` (one game) or `.cbl` (a library).
+    Ccbridge,
 }
 
 impl RecordFormat {
     /// The format of a record file, from its name and content: XQF by its `XQ`
-    /// magic, PGN by the `.pgn` extension or a tag line (`[Event "..."]`), else ICCS
+    /// magic, CCBridge by its `CCBridge` magic, PGN by the `.pgn` extension or a tag line (`[Event "..."]`), else ICCS
     /// lines if the file is UTF-8 text. `None` if it is none of them (a `.pgn` file
     /// need not be UTF-8: the PGN reader recognises GBK and Big5 too).
     ///
@@ -105,6 +107,9 @@ impl RecordFormat {
             .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
         if data.starts_with(b"XQ") {
             return Some(RecordFormat::Xqf);
+        }
+        if notation::ccbridge::is_ccbridge(data) {
+            return Some(RecordFormat::Ccbridge);
         }
         if pgn_ext {
             return Some(RecordFormat::Pgn);
@@ -139,14 +144,16 @@ impl RecordFormat {
                         })
                 })
                 .collect(),
-            RecordFormat::Pgn | RecordFormat::Xqf => notation::record::read_all(data)
-                .into_iter()
-                .enumerate()
-                .map(|(i, game)| RecordItem {
-                    place: Place::Game(i + 1),
-                    game: game.map(from_record).map_err(RecordError::Record),
-                })
-                .collect(),
+            RecordFormat::Pgn | RecordFormat::Xqf | RecordFormat::Ccbridge => {
+                notation::record::read_all(data)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, game)| RecordItem {
+                        place: Place::Game(i + 1),
+                        game: game.map(from_record).map_err(RecordError::Record),
+                    })
+                    .collect()
+            }
         }
     }
 }

@@ -50,6 +50,23 @@ pub fn decode_gbk(bytes: &[u8]) -> Cow<'_, str> {
     GB18030.decode_without_bom_handling(bytes).0
 }
 
+/// Decodes a UTF-16LE text field that ends at its first zero code unit (or at the
+/// end of the bytes), as CCBridge stores text; invalid units become U+FFFD.
+///
+/// ```
+/// use chuhan_engine::notation::charset::decode_utf16le;
+/// assert_eq!(decode_utf16le(&[0x5A, 0x6F, 0x4B, 0x6A, 0, 0, 0x41, 0]), "楚漢");
+/// ```
+pub fn decode_utf16le(bytes: &[u8]) -> String {
+    let units = bytes
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .take_while(|&u| u != 0);
+    char::decode_utf16(units)
+        .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+        .collect()
+}
+
 /// Encodes text as GBK for tools that read nothing else (characters GBK lacks become
 /// HTML numeric references, as the WHATWG encoder does).
 ///

@@ -2,6 +2,7 @@
 //! the main line with comments and variations, and the result (a
 //! [`GameResult`], defined in [`crate::core::result`]).
 
+use super::warning::Warning;
 use crate::core::{GameResult, Move, Position};
 
 /// One move of a line, with the comment written after it and the alternatives to
@@ -66,6 +67,9 @@ pub struct Game {
     pub line: Line,
     /// The result, `None` when unknown or unfinished (PGN `*`).
     pub result: Option<GameResult>,
+    /// What a lenient reading let pass (a move that could not be played and the
+    /// rest of its line, a composed start position, a record cut short).
+    pub warnings: Vec<Warning>,
 }
 
 impl Game {
@@ -78,6 +82,7 @@ impl Game {
             start,
             line: Line::default(),
             result: None,
+            warnings: Vec::new(),
         }
     }
 

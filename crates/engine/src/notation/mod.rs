@@ -7,15 +7,18 @@
 //! * Records: [`game::Game`] (start position, main line, comments, variations,
 //!   tags), [`pgn`] (xqbase PGN, read and write, several games per file, UTF-8 or
 //!   GBK), [`xqf`] (XQStudio files, every version including the encrypted ones),
+//!   [`ccbridge`] (CCBridge `.cbr` games and `.cbl` libraries, docs/ccbridge.md),
 //!   [`move_list`] (plain ICCS lists and UCCI `position` lines) and [`record`],
 //!   which recognises the kind of a file from its bytes. [`charset`] turns bytes into
-//!   text.
+//!   text. The binary formats share [`tree`] (their move trees, every move checked);
+//!   a lenient reading keeps what it can with a [`Warning`].
 //! * Pictures: [`diagram`], a Unicode text board and an SVG diagram with arrows and a
 //!   caption.
 //!
 //! Nothing here prints; errors are typed ([`MoveError`], [`pgn::PgnError`],
 //! [`xqf::XqfError`], [`record::RecordError`]).
 
+pub mod ccbridge;
 pub mod charset;
 pub mod chinese;
 pub mod descriptive;
@@ -26,6 +29,8 @@ pub mod move_error;
 pub mod move_list;
 pub mod pgn;
 pub mod record;
+pub mod tree;
+pub mod warning;
 pub mod wxf;
 pub mod xqf;
 
@@ -33,6 +38,7 @@ pub use chinese::Script;
 pub use game::{Game, Line, Node};
 pub use iccs::IccsStyle;
 pub use move_error::{MoveError, MoveErrorKind};
+pub use warning::Warning;
 
 use crate::core::{Move, Position};
 use std::fmt;

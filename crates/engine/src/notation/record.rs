@@ -1,11 +1,14 @@
 //! Game records of any supported kind, recognised from their bytes: XQF (binary,
-//! `XQ` magic), PGN (tags, comments or Chinese moves) and plain move lists.
+//! `XQ` magic), CCBridge (binary, `CCBridge` magic: `.cbr` games and `.cbl`
+//! libraries), PGN (tags, comments or Chinese moves) and plain move lists.
 
+use super::ccbridge::{self, CcbridgeError};
 use super::charset::decode;
 use super::game::Game;
 use super::move_list::{self, MoveListError};
 use super::pgn::{self, PgnError};
 use super::xqf::{self, XqfError};
+use crate::core::Validation;
 use std::fmt;
 
 /// The kind of a record file.
@@ -13,6 +16,8 @@ use std::fmt;
 pub enum RecordKind {
     /// XQStudio binary.
     Xqf,
+    /// CCBridge (象棋橋) binary: a game or a library.
+    Ccbridge,
     /// PGN text.
     Pgn,
     /// A plain list of moves (or a UCCI `position` line).
@@ -26,6 +31,8 @@ pub enum RecordError {
     Pgn(PgnError),
     /// From the XQF reader.
     Xqf(XqfError),
+    /// From the CCBridge reader.
+    Ccbridge(CcbridgeError),
     /// From the move-list reader.
     MoveList(MoveListError),
 }
@@ -35,6 +42,7 @@ impl fmt::Display for RecordError {
         match self {
             RecordError::Pgn(e) => write!(f, "PGN: {e}"),
             RecordError::Xqf(e) => e.fmt(f),
+            RecordError::Ccbridge(e) => e.fmt(f),
             RecordError::MoveList(e) => e.fmt(f),
         }
     }
@@ -55,6 +63,9 @@ pub fn detect(bytes: &[u8]) -> RecordKind {
     if bytes.starts_with(b"XQ") {
         return RecordKind::Xqf;
     }
+    if ccbridge::is_ccbridge(bytes) {
+        return RecordKind::Ccbridge;
+    }
     let (text, _) = decode(bytes);
     let t = text.trim_start_matches('\u{FEFF}').trim_start();
     let first = t
@@ -72,11 +83,24 @@ pub fn detect(bytes: &[u8]) -> RecordKind {
     }
 }
 
-/// Reads every game of a record; a broken game of a PGN file gives an error in its
-/// place and reading goes on.
+/// Reads every game of a record leniently ([`read_all_with`] and
+/// [`Validation::Lenient`]).
 pub fn read_all(bytes: &[u8]) -> Vec<Result<Game, RecordError>> {
+    read_all_with(bytes, Validation::Lenient)
+}
+
+/// Reads every game of a record; a broken game of a PGN file or a CCBridge library
+/// gives an error in its place and reading goes on. [`Validation::Lenient`] keeps
+/// the part of a binary record (XQF, CCBridge) before a move that cannot be played
+/// or a cut record, and composed start positions, each with a warning in
+/// [`Game::warnings`]; [`Validation::Strict`] refuses them.
+pub fn read_all_with(bytes: &[u8], validation: Validation) -> Vec<Result<Game, RecordError>> {
     match detect(bytes) {
-        RecordKind::Xqf => vec![xqf::read(bytes).map_err(RecordError::Xqf)],
+        RecordKind::Xqf => vec![xqf::read_with(bytes, validation).map_err(RecordError::Xqf)],
+        RecordKind::Ccbridge => ccbridge::read_all(bytes, validation)
+            .into_iter()
+            .map(|r| r.map_err(RecordError::Ccbridge))
+            .collect(),
         RecordKind::Pgn => pgn::read_all(&decode(bytes).0)
             .into_iter()
             .map(|r| r.map_err(RecordError::Pgn))

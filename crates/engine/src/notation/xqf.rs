@@ -38,19 +38,17 @@
 //! (`h12+h13+h14+h15 = 0 mod 256`) is not enforced.
 
 use super::charset::decode_gbk;
-use super::game::{Game, Line, Node};
-use super::iccs;
+use super::game::Game;
 use super::move_error::MoveError;
+use super::tree::{MAX_VARIATION_DEPTH, TreeBuilder, TreeError, TreeNode};
+use super::warning::Warning;
 use crate::core::{
-    Color, FenError, File, GameResult, Move, Piece, PieceKind, Position, Rank, Setup, Square,
+    Color, FenError, File, GameResult, Piece, PieceKind, Position, Rank, Setup, Square, Validation,
 };
 use std::fmt;
 
 /// Size of the header; move records start here.
 pub const HEADER_LEN: usize = 0x400;
-
-/// Deepest nesting of variations read.
-pub const MAX_VARIATION_DEPTH: usize = 256;
 
 const KEY_MASK: &[u8; 32] = b"[(C) Copyright Mr. Dong Shiwei.]";
 
@@ -183,14 +181,6 @@ fn point(v: u8) -> Option<Square> {
     Some(Square::new(File::new(v / 10)?, Rank::new(v % 10)?))
 }
 
-/// One decoded move record.
-struct Record {
-    origin: u8,
-    target: u8,
-    comment: Option<String>,
-    children: Vec<usize>,
-}
-
 struct Reader<'a> {
     bytes: &'a [u8],
     keys: Keys,
@@ -245,114 +235,6 @@ impl Reader<'_> {
     }
 }
 
-/// Reads the move tree: record 0 is the root, each record's children in order.
-fn read_tree(r: &mut Reader) -> Result<Vec<Record>, XqfError> {
-    let (_, _, root_next, _, root_comment) = r.record()?;
-    let mut nodes = vec![Record {
-        origin: 0,
-        target: 0,
-        comment: root_comment,
-        children: Vec::new(),
-    }];
-    let mut pending: Vec<usize> = Vec::new();
-    let mut parent_of: Vec<usize> = vec![0];
-    let mut attach = root_next.then_some(0);
-    while let Some(parent) = attach {
-        let (origin, target, next, sibling, comment) = r.record()?;
-        let id = nodes.len();
-        nodes.push(Record {
-            origin,
-            target,
-            comment,
-            children: Vec::new(),
-        });
-        parent_of.push(parent);
-        nodes[parent].children.push(id);
-        if sibling {
-            pending.push(id);
-        }
-        attach = if next {
-            Some(id)
-        } else {
-            pending.pop().map(|s| parent_of[s])
-        };
-    }
-    Ok(nodes)
-}
-
-struct Builder<'a> {
-    nodes: &'a [Record],
-}
-
-impl Builder<'_> {
-    fn mv(&self, id: usize, pos: &Position) -> Result<Move, XqfError> {
-        let ply = pos.game_ply() + 1;
-        let n = &self.nodes[id];
-        let from = point(n.origin).ok_or(XqfError::BadSquare {
-            ply,
-            value: n.origin,
-        })?;
-        let to = point(n.target).ok_or(XqfError::BadSquare {
-            ply,
-            value: n.target,
-        })?;
-        let mv = Move::new(from, to);
-        iccs::check(pos, mv, &mv.to_string())
-            .map_err(|error| XqfError::IllegalMove { ply, error })?;
-        Ok(mv)
-    }
-
-    /// The line starting with node `first`, whose alternatives are `alts`.
-    fn line(
-        &self,
-        first: usize,
-        alts: &[usize],
-        pos: &mut Position,
-        depth: usize,
-    ) -> Result<Line, XqfError> {
-        if depth > MAX_VARIATION_DEPTH {
-            return Err(XqfError::TooDeep);
-        }
-        let mut line = Line::default();
-        let mut made = 0;
-        let (mut cur, mut alts) = (first, alts);
-        let result = loop {
-            let mv = match self.mv(cur, pos) {
-                Ok(mv) => mv,
-                Err(e) => break Err(e),
-            };
-            let mut node = Node::new(mv);
-            node.comment = self.nodes[cur].comment.clone();
-            for &a in alts {
-                match self.line(a, &[], pos, depth + 1) {
-                    Ok(l) => node.variations.push(l),
-                    Err(e) => {
-                        for _ in 0..made {
-                            pos.unmake_move();
-                        }
-                        return Err(e);
-                    }
-                }
-            }
-            pos.make_move(mv);
-            made += 1;
-            line.nodes.push(node);
-            let kids = &self.nodes[cur].children;
-            match kids.split_first() {
-                Some((&c, rest)) => {
-                    cur = c;
-                    alts = rest;
-                }
-                None => break Ok(()),
-            }
-        };
-        for _ in 0..made {
-            pos.unmake_move();
-        }
-        result.map(|_| line)
-    }
-}
-
 /// A length-prefixed GBK string of at most `size` bytes (length byte included).
 fn header_string(h: &[u8], at: usize, size: usize) -> String {
     let len = (h[at] as usize).min(size - 1);
@@ -362,7 +244,18 @@ fn header_string(h: &[u8], at: usize, size: usize) -> String {
         .to_string()
 }
 
-/// Reads an XQF file.
+impl From<TreeError> for XqfError {
+    fn from(e: TreeError) -> XqfError {
+        match e {
+            TreeError::BadSquare { ply, value } => XqfError::BadSquare { ply, value },
+            TreeError::IllegalMove { ply, error } => XqfError::IllegalMove { ply, error },
+            TreeError::TooDeep => XqfError::TooDeep,
+        }
+    }
+}
+
+/// Reads an XQF file strictly: any move that cannot be played, a cut record or a
+/// composed start position refuses the whole file.
 ///
 /// ```
 /// use chuhan_engine::notation::xqf::{self, XqfError};
@@ -371,6 +264,13 @@ fn header_string(h: &[u8], at: usize, size: usize) -> String {
 /// assert_eq!(xqf::read(&bytes), Err(XqfError::NotXqf));
 /// ```
 pub fn read(bytes: &[u8]) -> Result<Game, XqfError> {
+    read_with(bytes, Validation::Strict)
+}
+
+/// Reads an XQF file. [`Validation::Lenient`] keeps a line up to a move that
+/// cannot be played, the moves before a cut record and a composed start position,
+/// each with a [`Warning`] in [`Game::warnings`].
+pub fn read_with(bytes: &[u8], validation: Validation) -> Result<Game, XqfError> {
     if bytes.len() < HEADER_LEN + 4 {
         return Err(XqfError::TooShort { len: bytes.len() });
     }
@@ -410,11 +310,29 @@ pub fn read(bytes: &[u8]) -> Result<Game, XqfError> {
         keys,
         at: HEADER_LEN,
     };
-    let nodes = read_tree(&mut reader)?;
-    let side = match nodes[0].children.first() {
-        Some(&first) => point(nodes[first].origin)
-            .and_then(|sq| board[sq.index()])
-            .map_or(Color::Red, |p| p.color),
+    let mut warnings = Vec::new();
+    let (_, _, root_next, _, root_comment) = reader.record()?;
+    let mut tree = TreeBuilder::new(root_comment, root_next);
+    while tree.wants_more() {
+        match reader.record() {
+            Ok((origin, target, next, sibling, comment)) => tree.push(
+                TreeNode::new(
+                    point(origin).ok_or(origin),
+                    point(target).ok_or(target),
+                    comment,
+                ),
+                next,
+                sibling,
+            ),
+            Err(XqfError::Truncated { offset }) if validation == Validation::Lenient => {
+                warnings.push(Warning::Truncated { offset });
+                break;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let side = match tree.first_from() {
+        Some(sq) => board[sq.index()].map_or(Color::Red, |p| p.color),
         None if h[0x32] == 1 => Color::Black,
         None => Color::Red,
     };
@@ -424,7 +342,9 @@ pub fn read(bytes: &[u8]) -> Result<Game, XqfError> {
         rule60: 0,
         fullmove: 1,
     };
-    let start = Position::from_setup(&setup).map_err(XqfError::BadPosition)?;
+    let (start, notes) =
+        Position::from_setup_with(&setup, validation).map_err(XqfError::BadPosition)?;
+    warnings.extend(notes.into_iter().map(Warning::Position));
     let mut game = Game::new(start);
     game.result = match h[0x33] {
         1 => Some(GameResult::RedWins),
@@ -459,12 +379,7 @@ pub fn read(bytes: &[u8]) -> Result<Game, XqfError> {
             game.tags.push((k.to_string(), v));
         }
     }
-    let builder = Builder { nodes: &nodes };
-    let mut pos = game.start.clone();
-    game.line = match nodes[0].children.split_first() {
-        Some((&first, alts)) => builder.line(first, alts, &mut pos, 0)?,
-        None => Line::default(),
-    };
-    game.line.comment = nodes[0].comment.clone();
+    game.line = tree.line(&game.start, validation, &mut warnings)?;
+    game.warnings = warnings;
     Ok(game)
 }
