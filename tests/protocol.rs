@@ -1057,3 +1057,20 @@ fn composed_positions_are_accepted_with_a_warning() {
         );
     }
 }
+
+/// Defect 2 for nets: a named pipe as `EvalFile` is one error at once (it used to
+/// block the daemon).
+#[test]
+fn a_fifo_as_net_file_is_refused() {
+    let dir = std::env::temp_dir().join(format!("chuhan-fifo-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("net.nnue");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let mut d = ucci();
+    d.send(&format!("setoption evalfile {}", fifo.display()));
+    let out = d.sync();
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].contains("named pipe"), "{out:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

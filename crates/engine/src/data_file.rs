@@ -14,6 +14,8 @@ use std::path::Path;
 
 /// Largest opening book read (a ten-million-position Chuhan book is about 160 MB).
 pub const MAX_BOOK_BYTES: u64 = 1 << 30;
+/// Largest net file read (a net of the largest architecture is well under 100 MB).
+pub const MAX_NET_BYTES: u64 = 1 << 30;
 /// Largest game-record file read (PGN collections, XQF, CCBridge libraries).
 pub const MAX_RECORD_BYTES: u64 = 512 << 20;
 

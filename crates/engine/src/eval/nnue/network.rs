@@ -352,9 +352,13 @@ impl Network {
         Ok(())
     }
 
-    /// Reads a net file.
+    /// Reads a net file (a regular file of at most
+    /// [`crate::data_file::MAX_NET_BYTES`]: a FIFO or a device is refused at once).
     pub fn load(path: &Path) -> Result<Network, NetError> {
-        Network::from_bytes(&std::fs::read(path)?)
+        Network::from_bytes(&crate::data_file::read(
+            path,
+            crate::data_file::MAX_NET_BYTES,
+        )?)
     }
 
     /// The accumulator of one perspective, from scratch.
