@@ -11,7 +11,7 @@ use chuhan_engine::core::Position;
 use chuhan_engine::notation::pgn::{self, WriteOptions};
 use chuhan_engine::notation::{self, Notation, Script, charset};
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Arguments of `chuhan convert`.
@@ -107,7 +107,7 @@ fn convert_moves(args: &ConvertArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn convert_record(args: &ConvertArgs, path: &PathBuf) -> ExitCode {
+fn convert_record(args: &ConvertArgs, path: &Path) -> ExitCode {
     let read = match crate::records::read(path, crate::records::validation(args.strict)) {
         Ok(r) => r,
         Err(e) => {

@@ -5,6 +5,7 @@
 
 use chuhan_engine::core::{Color, GameResult, PieceKind, Position, Square};
 use chuhan_engine::notation::pgn;
+use chuhan_engine::notation::tree::TreeError;
 use chuhan_engine::notation::xqf::{self, XqfError};
 use chuhan_engine::notation::{Game, Notation, Script, record};
 use proptest::prelude::*;
@@ -339,13 +340,16 @@ fn corrupt_files_give_clear_errors() {
     off[0x400 + 8] = 99 + 0x18;
     assert!(matches!(
         xqf::read(&off),
-        Err(XqfError::BadSquare { ply: 1, value: 99 })
+        Err(XqfError::Moves(TreeError::BadSquare { ply: 1, value: 99 }))
     ));
     // A move that is not legal: the first move's target changed to a friendly piece.
     let mut illegal = plain.clone();
     illegal[0x409] = 0x20 + xy(Square::G0);
     let e = xqf::read(&illegal).unwrap_err();
-    assert!(matches!(e, XqfError::IllegalMove { ply: 1, .. }), "{e:?}");
+    assert!(
+        matches!(e, XqfError::Moves(TreeError::IllegalMove { ply: 1, .. })),
+        "{e:?}"
+    );
     assert!(e.to_string().contains("ply 1"));
     // A comment length running past the end of the file.
     let mut long = plain.clone();
@@ -409,7 +413,10 @@ fn deep_variation_nesting_is_refused() {
         line = v;
     }
     assert_eq!(depth, 200);
-    assert_eq!(xqf::read(&nested(300)), Err(XqfError::TooDeep));
+    assert_eq!(
+        xqf::read(&nested(300)),
+        Err(XqfError::Moves(TreeError::TooDeep))
+    );
 }
 
 proptest! {
@@ -472,7 +479,7 @@ fn lenient_reading_keeps_the_valid_prefix() {
     illegal[third + 1] = 0x20 + to_friend;
     assert!(matches!(
         xqf::read_with(&illegal, Validation::Strict),
-        Err(XqfError::IllegalMove { ply: 3, .. })
+        Err(XqfError::Moves(TreeError::IllegalMove { ply: 3, .. }))
     ));
     let kept = xqf::read_with(&illegal, Validation::Lenient).unwrap();
     assert_eq!(kept.moves(), g.moves()[..2]);

@@ -152,22 +152,9 @@ pub enum CcbridgeError {
         /// Offset of the cut record.
         offset: usize,
     },
-    /// A move record names a point off the board.
-    BadSquare {
-        /// Ply of the move.
-        ply: usize,
-        /// The stored value.
-        value: u8,
-    },
-    /// A recorded move is not legal (strict reading only).
-    IllegalMove {
-        /// Ply of the move.
-        ply: usize,
-        /// Why.
-        error: super::MoveError,
-    },
-    /// Variations nested too deep.
-    TooDeep,
+    /// The move tree cannot be played (strict reading: an illegal move; always: a
+    /// point off the board in strict reading, variations nested too deep).
+    Moves(TreeError),
 }
 
 impl fmt::Display for CcbridgeError {
@@ -186,15 +173,7 @@ impl fmt::Display for CcbridgeError {
             CcbridgeError::Truncated { offset } => {
                 write!(f, "the record is cut short at offset {offset:#x}")
             }
-            CcbridgeError::BadSquare { ply, value } => {
-                write!(f, "move at ply {ply} names point {value}, off the board")
-            }
-            CcbridgeError::IllegalMove { ply, error } => write!(f, "move at ply {ply}: {error}"),
-            CcbridgeError::TooDeep => write!(
-                f,
-                "variations nested more than {} deep",
-                super::tree::MAX_VARIATION_DEPTH
-            ),
+            CcbridgeError::Moves(e) => e.fmt(f),
         }
     }
 }
@@ -203,11 +182,7 @@ impl std::error::Error for CcbridgeError {}
 
 impl From<TreeError> for CcbridgeError {
     fn from(e: TreeError) -> CcbridgeError {
-        match e {
-            TreeError::BadSquare { ply, value } => CcbridgeError::BadSquare { ply, value },
-            TreeError::IllegalMove { ply, error } => CcbridgeError::IllegalMove { ply, error },
-            TreeError::TooDeep => CcbridgeError::TooDeep,
-        }
+        CcbridgeError::Moves(e)
     }
 }
 
@@ -489,7 +464,7 @@ mod tests {
         assert!(g.warnings[0].to_string().starts_with("ply 3: "));
         assert!(matches!(
             read_game(&b, Validation::Strict),
-            Err(CcbridgeError::IllegalMove { ply: 3, .. })
+            Err(CcbridgeError::Moves(TreeError::IllegalMove { ply: 3, .. }))
         ));
     }
 

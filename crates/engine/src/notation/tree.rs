@@ -68,6 +68,22 @@ pub enum TreeError {
     TooDeep,
 }
 
+impl std::fmt::Display for TreeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TreeError::BadSquare { ply, value } => {
+                write!(f, "move at ply {ply} names point {value}, off the board")
+            }
+            TreeError::IllegalMove { ply, error } => write!(f, "move at ply {ply}: {error}"),
+            TreeError::TooDeep => {
+                write!(f, "variations nested more than {MAX_VARIATION_DEPTH} deep")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TreeError {}
+
 /// Links records read in preorder into a tree (node 0 is the root, the start
 /// position, with the record's opening comment).
 #[derive(Clone, Debug)]

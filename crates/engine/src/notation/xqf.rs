@@ -39,8 +39,7 @@
 
 use super::charset::decode_gbk;
 use super::game::Game;
-use super::move_error::MoveError;
-use super::tree::{MAX_VARIATION_DEPTH, TreeBuilder, TreeError, TreeNode};
+use super::tree::{TreeBuilder, TreeError, TreeNode};
 use super::warning::Warning;
 use crate::core::{
     Color, FenError, File, GameResult, Piece, PieceKind, Position, Rank, Setup, Square, Validation,
@@ -71,22 +70,9 @@ pub enum XqfError {
         /// Offset of the record or comment that is cut.
         offset: usize,
     },
-    /// A move record names a point off the board.
-    BadSquare {
-        /// Ply of the move in its line (1 = first move of the game).
-        ply: usize,
-        /// The decoded byte (`X*10+Y`).
-        value: u8,
-    },
-    /// A recorded move is not legal.
-    IllegalMove {
-        /// Ply of the move in its line (1 = first move of the game).
-        ply: usize,
-        /// Why it cannot be played.
-        error: MoveError,
-    },
-    /// Variations nested deeper than [`MAX_VARIATION_DEPTH`].
-    TooDeep,
+    /// The move tree cannot be played (a point off the board, an illegal move,
+    /// variations nested too deep).
+    Moves(TreeError),
 }
 
 impl fmt::Display for XqfError {
@@ -107,13 +93,7 @@ impl fmt::Display for XqfError {
                     "the file is cut short in the record at offset {offset:#x}"
                 )
             }
-            XqfError::BadSquare { ply, value } => {
-                write!(f, "move at ply {ply} names point {value}, off the board")
-            }
-            XqfError::IllegalMove { ply, error } => write!(f, "move at ply {ply}: {error}"),
-            XqfError::TooDeep => {
-                write!(f, "variations nested more than {MAX_VARIATION_DEPTH} deep")
-            }
+            XqfError::Moves(e) => e.fmt(f),
         }
     }
 }
@@ -246,11 +226,7 @@ fn header_string(h: &[u8], at: usize, size: usize) -> String {
 
 impl From<TreeError> for XqfError {
     fn from(e: TreeError) -> XqfError {
-        match e {
-            TreeError::BadSquare { ply, value } => XqfError::BadSquare { ply, value },
-            TreeError::IllegalMove { ply, error } => XqfError::IllegalMove { ply, error },
-            TreeError::TooDeep => XqfError::TooDeep,
-        }
+        XqfError::Moves(e)
     }
 }
 
