@@ -55,7 +55,7 @@ pub fn decode_gbk(bytes: &[u8]) -> Cow<'_, str> {
 ///
 /// ```
 /// use chuhan_engine::notation::charset::decode_utf16le;
-/// assert_eq!(decode_utf16le(&[0x5A, 0x6F, 0x4B, 0x6A, 0, 0, 0x41, 0]), "楚漢");
+/// assert_eq!(decode_utf16le(&[0x5A, 0x69, 0x22, 0x6F, 0, 0, 0x41, 0]), "楚漢");
 /// ```
 pub fn decode_utf16le(bytes: &[u8]) -> String {
     let units = bytes
