@@ -152,8 +152,8 @@ pub enum CcbridgeError {
         /// Offset of the cut record.
         offset: usize,
     },
-    /// The move tree cannot be played (strict reading: an illegal move; always: a
-    /// point off the board in strict reading, variations nested too deep).
+    /// The move tree cannot be played: a point off the board or an illegal move
+    /// (strict reading only), or variations nested too deep (any reading).
     Moves(TreeError),
 }
 
