@@ -10,33 +10,45 @@
 //! running score), then a summary that ends with `Score of A vs B: W - L - D` and
 //! the Elo line. More than two engines play a round robin and get a standings
 //! table. See the module `chuhan_arena::r#match` and `--help` for every option.
+//!
+//! The same match as deterministic work units, for a cluster (`tools/ray/`):
+//!
+//! ```text
+//! chuhan match --engine … --engine … --games 40 --depth 3 --plan plan.json
+//! chuhan match --unit plan.json 7 --out results/      # anywhere, any number of times
+//! chuhan match --merge results/ --pgn all.pgn         # the summary of a local match
+//! ```
 
 use chuhan_arena::game::{self, clock::TimeControl};
 use chuhan_arena::r#match::adjudication::{Adjudication, DrawRule, ResignRule};
 use chuhan_arena::r#match::client::Timeouts;
 use chuhan_arena::r#match::limit::Limit;
+use chuhan_arena::r#match::plan::Plan;
 use chuhan_arena::r#match::process::TrafficLog;
+use chuhan_arena::r#match::referee;
 use chuhan_arena::r#match::referee::Fault;
 use chuhan_arena::r#match::runner::{self, MatchConfig, MatchEvent, Summary};
 use chuhan_arena::r#match::sprt::{Sprt, SprtState};
 use chuhan_arena::r#match::stats::{EloEstimate, Tally, los};
+use chuhan_arena::r#match::unit_result::{self, Played};
 use chuhan_arena::r#match::{engine_arg, openings, params};
-use chuhan_engine::notation::{Notation, pgn};
+use chuhan_engine::notation::{Game, Notation, pgn};
 use chuhan_engine::rules::RuleSet;
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 /// Arguments of `chuhan match`.
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("limit").required(true).args(["tc", "movetime", "depth", "nodes"])))]
+#[command(group(clap::ArgGroup::new("limit").args(["tc", "movetime", "depth", "nodes"])))]
+#[command(group(clap::ArgGroup::new("mode").args(["plan", "unit", "merge"])))]
 pub struct MatchArgs {
     /// An engine: a shell command line with optional settings `cmd=… name=…
     /// proto=auto|ucci|uci ranks=auto|0|1 option.NAME=VALUE` (quote words with
     /// spaces). Give it twice for a match, more often for a round robin.
-    #[arg(long = "engine", value_name = "CMD", required = true)]
+    #[arg(long = "engine", value_name = "CMD", required_unless_present_any = ["unit", "merge"])]
     pub engines: Vec<String>,
     /// Games per pairing (each opening is played with both colours).
     #[arg(long, default_value_t = 2)]
@@ -99,6 +111,25 @@ pub struct MatchArgs {
     /// time or failed to start (the soak test).
     #[arg(long)]
     pub fail_on_fault: bool,
+    /// Write the match as work units to FILE (JSON) and stop; play them with
+    /// `--unit`, anywhere, and merge them with `--merge`.
+    #[arg(long, value_name = "FILE")]
+    pub plan: Option<PathBuf>,
+    /// Games per work unit of `--plan` (even: both games of an opening together).
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub games_per_unit: u32,
+    /// Play one unit of a plan: `--unit plan.json K` (with `--out DIR`); writes
+    /// `DIR/unit-K.json` atomically, nothing if it is already there.
+    #[arg(long, num_args = 2, value_names = ["PLAN", "K"])]
+    pub unit: Vec<String>,
+    /// The directory `--unit` writes to (it keeps a copy of the plan as `plan.json`).
+    #[arg(long, value_name = "DIR", requires = "unit")]
+    pub out: Option<PathBuf>,
+    /// Print the summary of the units played into DIR (its `plan.json` and
+    /// `unit-K.json` files), exactly as the local match prints it, and write their
+    /// games to `--pgn`.
+    #[arg(long, value_name = "DIR")]
+    pub merge: Option<PathBuf>,
 }
 
 fn fail(msg: impl std::fmt::Display) -> ExitCode {
@@ -300,10 +331,19 @@ fn standings(summary: &Summary) -> Vec<String> {
 /// the match was aborted (an engine could not be started) or the PGN could not be
 /// written, 2 bad arguments, 3 engine faults with `--fail-on-fault`.
 pub fn run(args: &MatchArgs) -> ExitCode {
+    if !args.unit.is_empty() {
+        return play_unit(args);
+    }
+    if let Some(dir) = &args.merge {
+        return merge(args, dir);
+    }
     let config = match config(args) {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
+    if let Some(path) = &args.plan {
+        return write_plan(&config, args.games_per_unit, path);
+    }
     let mut pgn_out = match &args.pgn {
         Some(path) => match File::create(path) {
             Ok(f) => Some((path.clone(), BufWriter::new(f))),
@@ -311,10 +351,7 @@ pub fn run(args: &MatchArgs) -> ExitCode {
         },
         None => None,
     };
-    let pgn_opts = pgn::WriteOptions {
-        notation: args.pgn_notation,
-        ..Default::default()
-    };
+    let pgn_opts = pgn_options(args);
     let mut pgn_error: Option<String> = None;
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let two = names.len() == 2;
@@ -343,30 +380,50 @@ pub fn run(args: &MatchArgs) -> ExitCode {
             if two && let Some((s, llr, _)) = &summary.sprt {
                 println!("SPRT: llr {llr:.3} ({})", percent(llr / s.bounds().1));
             }
-            if let Some((path, out)) = pgn_out.as_mut() {
-                let written = pgn::write(&report.record, &pgn_opts)
-                    .map_err(|e| e.to_string())
-                    .and_then(|text| {
-                        writeln!(out, "{text}")
-                            .and_then(|()| out.flush())
-                            .map_err(|e| e.to_string())
-                    });
-                if let Err(e) = written {
-                    pgn_error.get_or_insert(format!("{}: {e}", path.display()));
-                }
+            if let Some((path, out)) = pgn_out.as_mut()
+                && let Err(e) = write_game(out, &report.record, &pgn_opts)
+            {
+                pgn_error.get_or_insert(format!("{}: {e}", path.display()));
             }
         }
     });
     println!();
+    for line in summary_lines(&summary) {
+        println!("{line}");
+    }
+    if let Some(e) = pgn_error {
+        eprintln!("error: PGN not fully written: {e}");
+        return ExitCode::from(1);
+    }
+    exit_status(&summary, args.fail_on_fault)
+}
+
+/// The exit status of a finished match: 1 aborted, 3 faults with
+/// `--fail-on-fault`, else 0.
+fn exit_status(summary: &Summary, fail_on_fault: bool) -> ExitCode {
+    if summary.aborted.is_some() {
+        return ExitCode::from(1);
+    }
+    if fail_on_fault && summary.fault_count() > 0 {
+        return ExitCode::from(3);
+    }
+    ExitCode::SUCCESS
+}
+
+/// The summary printed at the end of a match (and by `--merge`): terminations,
+/// faults, standings, pentanomial pairs, the SPRT, score and Elo lines.
+fn summary_lines(summary: &Summary) -> Vec<String> {
+    let names = &summary.names;
+    let mut out = Vec::new();
     if let Some(why) = &summary.aborted {
-        println!("Match aborted: {why}");
+        out.push(format!("Match aborted: {why}"));
     }
     let terminations: Vec<String> = summary
         .terminations
         .iter()
         .map(|(t, n)| format!("{t} {n}"))
         .collect();
-    println!(
+    out.push(format!(
         "Games: {} of {}; {}",
         summary.played,
         summary.scheduled,
@@ -375,46 +432,31 @@ pub fn run(args: &MatchArgs) -> ExitCode {
         } else {
             terminations.join(", ")
         }
-    );
-    println!("{}", faults_line(&summary));
-    if !two {
-        for line in standings(&summary) {
-            println!("{line}");
-        }
+    ));
+    out.push(faults_line(summary));
+    if names.len() != 2 {
+        out.extend(standings(summary));
     }
     for p in &summary.pairings {
         if p.pentanomial.pairs() > 0 {
             let c = p.pentanomial.counts;
-            println!(
+            out.push(format!(
                 "Ptnml(0-2) of {} vs {}: {}, {}, {}, {}, {}",
                 names[p.first], names[p.second], c[0], c[1], c[2], c[3], c[4]
-            );
+            ));
             if p.identical_pairs > 0 {
-                println!("{}", identical_line(&names[p.first], &names[p.second], p));
+                out.push(identical_line(&names[p.first], &names[p.second], p));
             }
         }
     }
     if let Some((s, llr, state)) = &summary.sprt {
-        println!("{}", sprt_line(s, *llr, *state));
+        out.push(sprt_line(s, *llr, *state));
     }
     for p in &summary.pairings {
-        println!(
-            "{}",
-            score_line(&names[p.first], &names[p.second], &p.tally)
-        );
-        println!("{}", elo_line(&p.tally));
+        out.push(score_line(&names[p.first], &names[p.second], &p.tally));
+        out.push(elo_line(&p.tally));
     }
-    if let Some(e) = pgn_error {
-        eprintln!("error: PGN not fully written: {e}");
-        return ExitCode::from(1);
-    }
-    if summary.aborted.is_some() {
-        return ExitCode::from(1);
-    }
-    if args.fail_on_fault && summary.fault_count() > 0 {
-        return ExitCode::from(3);
-    }
-    ExitCode::SUCCESS
+    out
 }
 
 /// The warning for game pairs whose two games had the same moves, e.g. `Identical
@@ -429,6 +471,130 @@ fn identical_line(first: &str, second: &str, p: &runner::PairingStats) -> String
         p.identical_pairs,
         p.pentanomial.pairs()
     )
+}
+
+/// The PGN options of `--pgn-notation`.
+fn pgn_options(args: &MatchArgs) -> pgn::WriteOptions {
+    pgn::WriteOptions {
+        notation: args.pgn_notation,
+        ..Default::default()
+    }
+}
+
+/// Appends one game to a PGN file and flushes it.
+fn write_game(out: &mut impl Write, record: &Game, opts: &pgn::WriteOptions) -> Result<(), String> {
+    let text = pgn::write(record, opts).map_err(|e| e.to_string())?;
+    writeln!(out, "{text}")
+        .and_then(|()| out.flush())
+        .map_err(|e| e.to_string())
+}
+
+/// `--plan FILE`: writes the match's work units.
+fn write_plan(config: &MatchConfig, games_per_unit: u32, path: &Path) -> ExitCode {
+    let plan = match Plan::new(config, games_per_unit, &referee::today()) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    if let Err(e) = plan.write(path) {
+        return fail(format!("{}: {e}", path.display()));
+    }
+    println!(
+        "{}: plan {} with {} units of up to {} games ({} games, {})",
+        path.display(),
+        plan.plan_id,
+        plan.units.len(),
+        plan.settings.games_per_unit,
+        plan.scheduled(),
+        plan.settings.limit
+    );
+    ExitCode::SUCCESS
+}
+
+/// `--unit PLAN K --out DIR`: plays one unit. Exit status 0 when its file is
+/// written (or was there), 1 when the unit could not be finished, 2 bad arguments.
+fn play_unit(args: &MatchArgs) -> ExitCode {
+    let plan_path = Path::new(&args.unit[0]);
+    let plan = match Plan::read(plan_path) {
+        Ok(p) => p,
+        Err(e) => return fail(format!("{}: {e}", plan_path.display())),
+    };
+    let Ok(k) = args.unit[1].parse::<u32>() else {
+        return fail(format!("`{}` is not a unit number", args.unit[1]));
+    };
+    if let Err(e) = plan.unit(k) {
+        return fail(e);
+    }
+    let Some(dir) = &args.out else {
+        return fail("--unit needs --out DIR");
+    };
+    let copy = dir.join("plan.json");
+    match Plan::read(&copy) {
+        Ok(there) if there.plan_id != plan.plan_id => {
+            return fail(format!(
+                "{} holds plan {}, not {}; use another directory",
+                dir.display(),
+                there.plan_id,
+                plan.plan_id
+            ));
+        }
+        Ok(_) => {}
+        Err(_) => {
+            if let Err(e) = plan.write(&copy) {
+                return fail(format!("{}: {e}", copy.display()));
+            }
+        }
+    }
+    let log = match &args.log {
+        Some(path) => match TrafficLog::create(path) {
+            Ok(l) => Some(l),
+            Err(e) => return fail(format!("{}: {e}", path.display())),
+        },
+        None => None,
+    };
+    match unit_result::play(&plan, k, dir, args.concurrency.max(1), log) {
+        Ok(played) => {
+            let file = unit_result::path(dir, k);
+            match played {
+                Played::Written => println!("{}: unit {k} played", file.display()),
+                Played::AlreadyThere => println!("{}: unit {k} already played", file.display()),
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: unit {k}: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `--merge DIR`: the summary of the units in DIR, and their games to `--pgn`.
+fn merge(args: &MatchArgs, dir: &Path) -> ExitCode {
+    let plan_path = dir.join("plan.json");
+    let plan = match Plan::read(&plan_path) {
+        Ok(p) => p,
+        Err(e) => return fail(format!("{}: {e}", plan_path.display())),
+    };
+    let merged = match unit_result::merge(&plan, dir) {
+        Ok(m) => m,
+        Err(e) => return fail(e),
+    };
+    if let Some(path) = &args.pgn {
+        let opts = pgn_options(args);
+        let written = File::create(path).map_err(|e| e.to_string()).and_then(|f| {
+            let mut out = BufWriter::new(f);
+            merged
+                .records
+                .iter()
+                .try_for_each(|r| write_game(&mut out, r, &opts))
+        });
+        if let Err(e) = written {
+            return fail(format!("{}: {e}", path.display()));
+        }
+    }
+    for line in summary_lines(&merged.summary) {
+        println!("{line}");
+    }
+    exit_status(&merged.summary, args.fail_on_fault)
 }
 
 fn runner_pairings(engines: usize) -> usize {

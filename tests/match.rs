@@ -24,7 +24,7 @@ use chuhan_engine::notation::pgn;
 use chuhan_engine::protocol::dialect::Dialect;
 use chuhan_engine::rules::{RuleSet, game_status};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
@@ -1093,4 +1093,139 @@ fn a_chuhan_self_match_pgn_is_rejudged_identically_by_judge_pgn() {
         };
         assert_eq!(ruling["winner"], want_winner, "game {}", i + 1);
     }
+}
+
+/// `text` with every move time (`0.84s`) replaced by `T`: times are the one part of
+/// a game record that differs between two runs of the same games.
+fn without_times(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        let digits = |from: usize| b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let whole = digits(i);
+        if whole > 0 && b.get(i + whole) == Some(&b'.') {
+            let frac = digits(i + whole + 1);
+            if frac > 0 && b.get(i + whole + 1 + frac) == Some(&b's') {
+                out.push('T');
+                i += whole + frac + 2;
+                continue;
+            }
+        }
+        out.push(b[i] as char);
+        i += 1;
+    }
+    out
+}
+
+/// The lines after the last empty line of a match's output: its summary.
+fn summary_of(stdout: &str) -> String {
+    let lines: Vec<&str> = stdout.lines().collect();
+    let start = lines
+        .iter()
+        .rposition(|l| l.is_empty())
+        .map_or(0, |i| i + 1);
+    lines[start..].join("\n")
+}
+
+#[test]
+fn plan_units_and_merge_give_the_local_match() {
+    let dir = scratch("units");
+    let me = env!("CARGO_BIN_EXE_chuhan");
+    let openings = concat!(env!("CARGO_MANIFEST_DIR"), "/books/openings.txt");
+    let match_args = |extra: &[&str]| {
+        let mut c = chuhan();
+        c.args(["match", "--games", "8", "--depth", "2", "--seed", "3"])
+            .args(["--openings", openings, "--sprt", "elo0=0", "elo1=20"])
+            .arg("--engine")
+            .arg(format!("{me} name=Large option.usebook=false"))
+            .arg("--engine")
+            .arg(format!(
+                "{me} name=Small option.usebook=false option.knowledge=small"
+            ))
+            .args(extra);
+        c
+    };
+    let local_pgn = dir.join("local.pgn");
+    let local = match_args(&["--pgn", local_pgn.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(local.status.success());
+    let local_out = String::from_utf8(local.stdout).unwrap();
+    let plan = dir.join("plan.json");
+    let made = match_args(&["--plan", plan.to_str().unwrap(), "--games-per-unit", "2"])
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    assert!(
+        String::from_utf8_lossy(&made.stdout)
+            .contains("with 4 units of up to 2 games (8 games, depth=2)")
+    );
+    let results = dir.join("results");
+    let unit = |k: &str| {
+        let out = chuhan()
+            .args(["match", "--unit", plan.to_str().unwrap(), k, "--out"])
+            .arg(&results)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let merge = |pgn: &Path| {
+        let out = chuhan()
+            .args(["match", "--merge"])
+            .arg(&results)
+            .arg("--pgn")
+            .arg(pgn)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Out of order, one unit missing: the merge is a match stopped early.
+    for k in ["3", "0", "2"] {
+        assert!(unit(k).ends_with(&format!("unit {k} played\n")));
+    }
+    let partial = merge(&dir.join("partial.pgn"));
+    assert!(partial.starts_with("Games: 6 of 8; "), "{partial}");
+    // A unit played twice counts once: the second run finds it done.
+    assert!(unit("1").ends_with("unit 1 played\n"));
+    assert!(unit("1").ends_with("unit 1 already played\n"));
+    let merged_pgn = dir.join("merged.pgn");
+    let merged = merge(&merged_pgn);
+    assert!(merged.starts_with("Games: 8 of 8; "), "{merged}");
+    assert!(merged.contains("\nSPRT: llr "), "{merged}");
+    assert_eq!(merged.trim_end(), summary_of(&local_out), "{local_out}");
+    let local_games = std::fs::read_to_string(&local_pgn).unwrap();
+    let merged_games = std::fs::read_to_string(&merged_pgn).unwrap();
+    assert_eq!(pgn::read(&merged_games).unwrap().len(), 8);
+    assert_eq!(without_times(&merged_games), without_times(&local_games));
+    // A unit file of another plan is refused, not merged.
+    let other = dir.join("other.json");
+    let made = match_args(&["--plan", other.to_str().unwrap(), "--games-per-unit", "4"])
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let clash = chuhan()
+        .args(["match", "--unit", other.to_str().unwrap(), "0", "--out"])
+        .arg(&results)
+        .output()
+        .unwrap();
+    assert_eq!(clash.status.code(), Some(2));
+    std::fs::copy(results.join("unit-0.json"), results.join("unit-1.json")).unwrap();
+    let bad = chuhan()
+        .args(["match", "--merge"])
+        .arg(&results)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unit-1.json: unit 0 with games [1, 2]"));
 }

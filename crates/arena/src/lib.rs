@@ -26,3 +26,4 @@ pub mod suite;
 pub mod tournament;
 pub mod train;
 pub mod tune;
+pub mod work_unit;

@@ -31,6 +31,8 @@ use super::filter::Filters;
 use crate::game::opening::Opening;
 use crate::lots::Lots;
 use crate::r#match::adjudication::{DrawRule, ResignRule};
+pub use crate::work_unit::{PlanError, engine_name};
+use crate::work_unit::{check_stamp, write_atomic};
 use chuhan_engine::binary::fnv1a;
 use chuhan_engine::rules::RuleSet;
 use serde::{Deserialize, Serialize};
@@ -127,46 +129,9 @@ pub struct Plan {
     pub units: Vec<Unit>,
 }
 
-/// Why a plan cannot be made or used.
-#[derive(Debug)]
-pub enum PlanError {
-    /// Reading or writing the plan failed.
-    Io(std::io::Error),
-    /// The plan is not valid JSON of a plan.
-    Json(serde_json::Error),
-    /// Not a data-generation plan, or a version this build does not read.
-    Format(String),
-    /// The settings are unusable.
-    Settings(String),
-    /// The run id does not match the settings (an edited plan).
-    RunId,
-    /// No such unit.
-    NoUnit(u32),
-}
-
-impl fmt::Display for PlanError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PlanError::Io(e) => write!(f, "{e}"),
-            PlanError::Json(e) => write!(f, "not a plan: {e}"),
-            PlanError::Format(s) => f.write_str(s),
-            PlanError::Settings(s) => f.write_str(s),
-            PlanError::RunId => f.write_str("the run id does not match the plan's settings"),
-            PlanError::NoUnit(k) => write!(f, "the plan has no unit {k}"),
-        }
-    }
-}
-
-impl std::error::Error for PlanError {}
-
 /// The seed of game `g` of the run seeded `seed`.
 pub fn game_seed(seed: u64, g: u64) -> u64 {
     Lots::new(seed).value("datagen game", g)
-}
-
-/// The engine build, as recorded in plans.
-pub fn engine_name() -> String {
-    format!("chuhan {}", env!("CARGO_PKG_VERSION"))
 }
 
 /// The run id of `settings` and `openings` with this engine build: the FNV-1a
@@ -267,28 +232,13 @@ impl Plan {
     /// Reads and checks a plan (format, version, settings, run id, units).
     pub fn from_json(text: &str) -> Result<Plan, PlanError> {
         let plan: Plan = serde_json::from_str(text).map_err(PlanError::Json)?;
-        if plan.format != PLAN_FORMAT {
-            return Err(PlanError::Format(format!(
-                "format {:?} is not {PLAN_FORMAT:?}",
-                plan.format
-            )));
-        }
-        if plan.version != PLAN_VERSION {
-            return Err(PlanError::Format(format!(
-                "plan version {}; this build reads {PLAN_VERSION}",
-                plan.version
-            )));
-        }
+        check_stamp(
+            (&plan.format, plan.version, &plan.engine),
+            (PLAN_FORMAT, PLAN_VERSION),
+        )?;
         plan.settings.check()?;
         if plan.openings.is_empty() {
             return Err(PlanError::Format("the plan has no opening".into()));
-        }
-        if plan.engine != engine_name() {
-            return Err(PlanError::Format(format!(
-                "the plan was made by {} and this is {}: units would not be reproducible",
-                plan.engine,
-                engine_name()
-            )));
         }
         if plan.id() != run_id(&plan.settings, &plan.openings) {
             return Err(PlanError::RunId);
@@ -309,10 +259,7 @@ impl Plan {
 
     /// Writes the plan to a file (atomically: a temporary file, then a rename).
     pub fn write(&self, path: &Path) -> Result<(), PlanError> {
-        let tmp = path.with_extension(format!("json.tmp-{}", std::process::id()));
-        std::fs::write(&tmp, self.to_json())
-            .and_then(|()| std::fs::rename(&tmp, path))
-            .map_err(PlanError::Io)
+        write_atomic(path, self.to_json().as_bytes()).map_err(PlanError::Io)
     }
 }
 

@@ -25,7 +25,6 @@ use crate::game::play::Termination;
 use chuhan_engine::binary::{Reader, fnv1a};
 use chuhan_engine::core::GameResult;
 use std::fmt;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// First bytes of every unit file.
@@ -328,21 +327,7 @@ impl UnitData {
     /// `dir` first, flushed to disk, then renamed over the final name.
     pub fn write_atomic(&self, dir: &Path) -> Result<PathBuf, UnitFileError> {
         let final_path = path(dir, self.unit);
-        let tmp = dir.join(format!(
-            ".{}.tmp-{}",
-            file_name(self.unit),
-            std::process::id()
-        ));
-        let result = (|| {
-            let mut f = std::fs::File::create(&tmp)?;
-            f.write_all(&self.to_bytes())?;
-            f.sync_all()?;
-            std::fs::rename(&tmp, &final_path)
-        })();
-        if result.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        result?;
+        crate::work_unit::write_atomic(&final_path, &self.to_bytes())?;
         Ok(final_path)
     }
 }

@@ -142,7 +142,7 @@ impl FromStr for DrawRule {
 }
 
 /// Both optional rules.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Adjudication {
     /// Resign adjudication.
     pub resign: Option<ResignRule>,

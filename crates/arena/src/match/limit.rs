@@ -4,11 +4,14 @@
 use super::dialect::GoLimit;
 use crate::game::clock::{ClockSetting, GameClock, MoveTiming, TimeControl};
 use chuhan_engine::core::Color;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::Duration;
 
-/// The search limit of every move of a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The search limit of every move of a game. In JSON (match plans): `{"tc":
+/// "10+0.1"}`, `{"movetime_ms": 100}`, `{"depth": 3}` or `{"nodes": 10000}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "LimitJson", from = "LimitJson")]
 pub enum Limit {
     /// Chess clocks: `--tc 60+0.6`, `--tc 40/300:20/60`, …
     Clock(ClockSetting),
@@ -18,6 +21,38 @@ pub enum Limit {
     Depth(u32),
     /// A fixed node count: `--nodes N`.
     Nodes(u64),
+}
+
+/// [`Limit`] as JSON writes it.
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+enum LimitJson {
+    Tc(ClockSetting),
+    MovetimeMs(u64),
+    Depth(u32),
+    Nodes(u64),
+}
+
+impl From<Limit> for LimitJson {
+    fn from(l: Limit) -> LimitJson {
+        match l {
+            Limit::Clock(c) => LimitJson::Tc(c),
+            Limit::MoveTime(t) => LimitJson::MovetimeMs(t.as_millis() as u64),
+            Limit::Depth(d) => LimitJson::Depth(d),
+            Limit::Nodes(n) => LimitJson::Nodes(n),
+        }
+    }
+}
+
+impl From<LimitJson> for Limit {
+    fn from(l: LimitJson) -> Limit {
+        match l {
+            LimitJson::Tc(c) => Limit::Clock(c),
+            LimitJson::MovetimeMs(ms) => Limit::MoveTime(Duration::from_millis(ms)),
+            LimitJson::Depth(d) => Limit::Depth(d),
+            LimitJson::Nodes(n) => Limit::Nodes(n),
+        }
+    }
 }
 
 impl Limit {

@@ -18,6 +18,8 @@
 //! | SPRT | [`sprt`] |
 //! | the match loop, workers, early stop | [`runner`] |
 //! | the [`GamePlayer`](crate::game::play::GamePlayer) behind `chuhan tournament` | [`player`] |
+//! | a match as deterministic work units (`--plan`), for a cluster | [`plan`] |
+//! | a unit's result file, playing a unit (`--unit`), merging (`--merge`) | [`unit_result`] |
 //!
 //! Data flows one way: the runner hands a [`schedule::ScheduledGame`] to a
 //! worker, which makes its two [`client::EngineClient`]s ready and lets
@@ -59,6 +61,7 @@ pub mod engine_arg;
 pub mod limit;
 pub mod openings;
 pub mod params;
+pub mod plan;
 pub mod player;
 pub mod process;
 pub mod referee;
@@ -66,3 +69,4 @@ pub mod runner;
 pub mod schedule;
 pub mod sprt;
 pub mod stats;
+pub mod unit_result;

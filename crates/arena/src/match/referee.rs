@@ -57,7 +57,10 @@ pub struct GameSetup {
 }
 
 /// An engine misbehaving (what a soak test counts).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Fault {
     /// It could not be started or made ready for the game.
     Start,

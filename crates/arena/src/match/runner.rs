@@ -216,31 +216,27 @@ fn half_points(game: &ScheduledGame, first: usize, result: GameResult) -> u32 {
 
 /// Plays the match. `on_event` runs on the calling thread for every start and
 /// finish, in the order they happen.
-pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Summary {
+pub fn run(config: &MatchConfig, on_event: impl FnMut(MatchEvent<'_>)) -> Summary {
     let games = schedule::schedule(
         config.engines.len(),
         config.games,
         &config.openings,
         config.seed,
     );
-    let mut summary = Summary {
-        names: config.engines.iter().map(|e| e.name.clone()).collect(),
-        pairings: schedule::pairings(config.engines.len())
-            .into_iter()
-            .map(|(first, second)| PairingStats {
-                first,
-                second,
-                ..Default::default()
-            })
-            .collect(),
-        faults: vec![BTreeMap::new(); config.engines.len()],
-        scheduled: games.len() as u32,
-        ..Default::default()
-    };
-    if let Some(s) = config.sprt {
-        summary.sprt = Some((s, 0.0, SprtState::Continue));
-    }
-    let date = referee::today();
+    run_games(config, games, &referee::today(), on_event)
+}
+
+/// Plays `games` (a whole schedule, or one work unit of it) with the PGN `Date`
+/// `date`; `config.games`, `config.openings` and `config.seed` are not consulted.
+pub fn run_games(
+    config: &MatchConfig,
+    games: Vec<ScheduledGame>,
+    date: &str,
+    mut on_event: impl FnMut(MatchEvent<'_>),
+) -> Summary {
+    let names = config.engines.iter().map(|e| e.name.clone()).collect();
+    let mut scorer = Scorer::new(names, games.len() as u32, config.sprt);
+    let date = date.to_string();
     let stop = AtomicBool::new(false);
     let workers = config.concurrency.clamp(1, games.len().max(1));
     let (job_tx, job_rx) = crossbeam_channel::unbounded::<ScheduledGame>();
@@ -308,7 +304,6 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Su
             });
         }
         drop(msg_tx);
-        let mut open_pairs: HashMap<u32, (u32, Vec<Move>)> = HashMap::new();
         for msg in msg_rx {
             let (g, outcome, abort) = match msg {
                 Message::Started(g) => {
@@ -317,8 +312,8 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Su
                 }
                 Message::Done(g, o, abort) => (g, o, abort),
             };
-            if abort.is_some() && summary.aborted.is_none() {
-                summary.aborted = abort;
+            if abort.is_some() && scorer.summary.aborted.is_none() {
+                scorer.summary.aborted = abort;
             }
             let report = match outcome {
                 Attempt::Played(r) => *r,
@@ -328,27 +323,17 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(MatchEvent<'_>)) -> Su
                     start_failure_report(config, &setup, &g, &f)
                 }
             };
-            record(&mut summary, &g, &report, &mut open_pairs);
-            if let Some((s, llr, state)) = summary.sprt.as_mut() {
-                let p = &summary.pairings[0];
-                *llr = if p.pentanomial.pairs() > 0 {
-                    s.llr_pentanomial(&p.pentanomial)
-                } else {
-                    s.llr_trinomial(&p.tally)
-                };
-                *state = s.state(*llr);
-                if *state != SprtState::Continue {
-                    stop.store(true, Ordering::SeqCst);
-                }
+            if scorer.add(&g, &report) != SprtState::Continue {
+                stop.store(true, Ordering::SeqCst);
             }
             on_event(MatchEvent::Finished {
                 game: &g,
                 report: &report,
-                summary: &summary,
+                summary: &scorer.summary,
             });
         }
     });
-    summary
+    scorer.summary
 }
 
 /// One worker's record of its engines' start failures.
@@ -391,41 +376,95 @@ impl StartFailures {
     }
 }
 
-/// Adds a finished game to the totals.
-fn record(
-    summary: &mut Summary,
-    g: &ScheduledGame,
-    report: &GameReport,
-    open_pairs: &mut HashMap<u32, (u32, Vec<Move>)>,
-) {
-    summary.played += 1;
-    *summary
-        .terminations
-        .entry(report.termination.describe().to_string())
-        .or_default() += 1;
-    if let Some((side, fault)) = report.fault {
-        let engine = if side == Color::Red { g.red } else { g.black };
-        *summary.faults[engine].entry(fault).or_default() += 1;
+/// The totals of a match as its games come in, in any order: tallies, game pairs,
+/// faults, terminations and the SPRT. The local runner feeds it games as they
+/// finish; `chuhan match --merge` feeds it the games of a plan's unit files.
+#[derive(Clone, Debug)]
+pub struct Scorer {
+    summary: Summary,
+    /// Half points and moves of the first game of each pair seen so far.
+    open_pairs: HashMap<u32, (u32, Vec<Move>)>,
+}
+
+impl Scorer {
+    /// No games yet: engines `names`, `scheduled` games, the SPRT if one runs.
+    pub fn new(names: Vec<String>, scheduled: u32, sprt: Option<Sprt>) -> Scorer {
+        let engines = names.len();
+        let summary = Summary {
+            names,
+            pairings: schedule::pairings(engines)
+                .into_iter()
+                .map(|(first, second)| PairingStats {
+                    first,
+                    second,
+                    ..Default::default()
+                })
+                .collect(),
+            faults: vec![BTreeMap::new(); engines],
+            scheduled,
+            sprt: sprt.map(|s| (s, 0.0, SprtState::Continue)),
+            ..Default::default()
+        };
+        Scorer {
+            summary,
+            open_pairs: HashMap::new(),
+        }
     }
-    let p = &mut summary.pairings[g.pairing];
-    let halves = half_points(g, p.first, report.result);
-    match halves {
-        2 => p.tally.wins += 1,
-        1 => p.tally.draws += 1,
-        _ => p.tally.losses += 1,
-    }
-    if let Some(pair) = g.pair {
-        match open_pairs.remove(&pair) {
-            Some((other, moves)) => {
-                p.pentanomial.add(other + halves);
-                if !moves.is_empty() && moves == report.moves {
-                    p.identical_pairs += 1;
+
+    /// Adds a finished game; returns where the SPRT stands after it
+    /// ([`SprtState::Continue`] when none runs).
+    pub fn add(&mut self, g: &ScheduledGame, report: &GameReport) -> SprtState {
+        let summary = &mut self.summary;
+        summary.played += 1;
+        *summary
+            .terminations
+            .entry(report.termination.describe().to_string())
+            .or_default() += 1;
+        if let Some((side, fault)) = report.fault {
+            let engine = if side == Color::Red { g.red } else { g.black };
+            *summary.faults[engine].entry(fault).or_default() += 1;
+        }
+        let p = &mut summary.pairings[g.pairing];
+        let halves = half_points(g, p.first, report.result);
+        match halves {
+            2 => p.tally.wins += 1,
+            1 => p.tally.draws += 1,
+            _ => p.tally.losses += 1,
+        }
+        if let Some(pair) = g.pair {
+            match self.open_pairs.remove(&pair) {
+                Some((other, moves)) => {
+                    p.pentanomial.add(other + halves);
+                    if !moves.is_empty() && moves == report.moves {
+                        p.identical_pairs += 1;
+                    }
+                }
+                None => {
+                    self.open_pairs.insert(pair, (halves, report.moves.clone()));
                 }
             }
-            None => {
-                open_pairs.insert(pair, (halves, report.moves.clone()));
-            }
         }
+        let Some((s, llr, state)) = summary.sprt.as_mut() else {
+            return SprtState::Continue;
+        };
+        let p = &summary.pairings[0];
+        *llr = if p.pentanomial.pairs() > 0 {
+            s.llr_pentanomial(&p.pentanomial)
+        } else {
+            s.llr_trinomial(&p.tally)
+        };
+        *state = s.state(*llr);
+        *state
+    }
+
+    /// The match so far.
+    pub fn summary(&self) -> &Summary {
+        &self.summary
+    }
+
+    /// The match so far, to be kept.
+    pub fn into_summary(self) -> Summary {
+        self.summary
     }
 }
 
@@ -447,25 +486,15 @@ fn pair_mut(
 mod tests {
     use super::*;
 
-    /// An empty summary of engines A and B.
-    fn two_engines() -> Summary {
-        Summary {
-            names: vec!["A".into(), "B".into()],
-            pairings: vec![PairingStats {
-                first: 0,
-                second: 1,
-                ..Default::default()
-            }],
-            faults: vec![BTreeMap::new(), BTreeMap::new()],
-            ..Default::default()
-        }
+    /// No games yet of engines A and B.
+    fn two_engines() -> Scorer {
+        Scorer::new(vec!["A".into(), "B".into()], 0, None)
     }
 
     #[test]
     fn totals_and_pairs() {
         let games = schedule::schedule(2, 4, &[], None);
-        let mut summary = two_engines();
-        let mut open = HashMap::new();
+        let mut scorer = two_engines();
         let report = |result, fault| GameReport {
             result,
             termination: Termination::Checkmate,
@@ -475,36 +504,19 @@ mod tests {
             record: notation::Game::new(chuhan_engine::core::Position::startpos()),
         };
         // Game 1: A (red) wins; game 2: A (black) draws -> pair 3 half points.
-        record(
-            &mut summary,
-            &games[0],
-            &report(GameResult::RedWins, None),
-            &mut open,
-        );
-        assert_eq!(summary.pairings[0].pentanomial.pairs(), 0);
-        record(
-            &mut summary,
-            &games[1],
-            &report(GameResult::Draw, None),
-            &mut open,
-        );
+        scorer.add(&games[0], &report(GameResult::RedWins, None));
+        assert_eq!(scorer.summary().pairings[0].pentanomial.pairs(), 0);
+        scorer.add(&games[1], &report(GameResult::Draw, None));
         // Game 3: A (red) loses on time; game 4: B (red) wins.
-        record(
-            &mut summary,
+        scorer.add(
             &games[2],
             &report(
                 GameResult::BlackWins,
                 Some((Color::Red, Fault::TimeForfeit)),
             ),
-            &mut open,
         );
-        record(
-            &mut summary,
-            &games[3],
-            &report(GameResult::RedWins, None),
-            &mut open,
-        );
-        let p = &summary.pairings[0];
+        scorer.add(&games[3], &report(GameResult::RedWins, None));
+        let p = &scorer.summary().pairings[0];
         assert_eq!(
             p.tally,
             Tally {
@@ -515,10 +527,13 @@ mod tests {
         );
         // Pairs: 2 + 1 = 3 half points, then 0 + 0.
         assert_eq!(p.pentanomial.counts, [1, 0, 0, 1, 0]);
-        assert_eq!(summary.total(1).wins, 2);
-        assert_eq!(summary.faults[0].get(&Fault::TimeForfeit), Some(&1));
-        assert_eq!(summary.fault_count(), 1);
-        assert_eq!(summary.played, 4);
+        assert_eq!(scorer.summary().total(1).wins, 2);
+        assert_eq!(
+            scorer.summary().faults[0].get(&Fault::TimeForfeit),
+            Some(&1)
+        );
+        assert_eq!(scorer.summary().fault_count(), 1);
+        assert_eq!(scorer.summary().played, 4);
         // Empty move lists (games that ended at once) are not called identical.
         assert_eq!(p.identical_pairs, 0);
     }
@@ -526,8 +541,7 @@ mod tests {
     #[test]
     fn identical_pairs_are_counted() {
         let games = schedule::schedule(2, 6, &[], None);
-        let mut summary = two_engines();
-        let mut open = HashMap::new();
+        let mut scorer = two_engines();
         let report = |result, moves: &[&str]| GameReport {
             result,
             termination: Termination::Checkmate,
@@ -538,50 +552,24 @@ mod tests {
         };
         let same = ["h2e2", "h9g7", "h0g2"];
         // Pair 1: the same moves with colours swapped (Red won both).
-        record(
-            &mut summary,
-            &games[0],
-            &report(GameResult::RedWins, &same),
-            &mut open,
-        );
+        scorer.add(&games[0], &report(GameResult::RedWins, &same));
         assert_eq!(
-            summary.pairings[0].identical_pairs, 0,
+            scorer.summary().pairings[0].identical_pairs,
+            0,
             "the pair is not complete"
         );
-        record(
-            &mut summary,
-            &games[1],
-            &report(GameResult::RedWins, &same),
-            &mut open,
-        );
-        assert_eq!(summary.pairings[0].identical_pairs, 1);
+        scorer.add(&games[1], &report(GameResult::RedWins, &same));
+        assert_eq!(scorer.summary().pairings[0].identical_pairs, 1);
         // Pair 2: one move differs.
-        record(
-            &mut summary,
-            &games[2],
-            &report(GameResult::Draw, &same),
-            &mut open,
-        );
-        record(
-            &mut summary,
+        scorer.add(&games[2], &report(GameResult::Draw, &same));
+        scorer.add(
             &games[3],
             &report(GameResult::Draw, &["h2e2", "h9g7", "b0c2"]),
-            &mut open,
         );
         // Pair 3: one game is a prefix of the other.
-        record(
-            &mut summary,
-            &games[4],
-            &report(GameResult::Draw, &same),
-            &mut open,
-        );
-        record(
-            &mut summary,
-            &games[5],
-            &report(GameResult::Draw, &same[..2]),
-            &mut open,
-        );
-        let p = &summary.pairings[0];
+        scorer.add(&games[4], &report(GameResult::Draw, &same));
+        scorer.add(&games[5], &report(GameResult::Draw, &same[..2]));
+        let p = &scorer.summary().pairings[0];
         assert_eq!(p.pentanomial.pairs(), 3);
         assert_eq!(p.identical_pairs, 1);
     }

@@ -10,6 +10,7 @@
 
 use crate::game::opening::Opening;
 use crate::lots::Lots;
+use serde::{Deserialize, Serialize};
 
 /// One game of the schedule.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +41,38 @@ pub fn pairings(engines: usize) -> Vec<(usize, usize)> {
     out
 }
 
+/// One game of a schedule before openings are attached: what a work unit of a
+/// [`super::plan::Plan`] lists (the opening as an index into the plan's suite).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Slot {
+    /// The game number, from 1.
+    pub number: u32,
+    /// The pairing's index (in [`pairings`] order).
+    pub pairing: usize,
+    /// Red's engine index.
+    pub red: usize,
+    /// Black's engine index.
+    pub black: usize,
+    /// The opening's index in the suite, if the match has one.
+    pub opening: Option<usize>,
+    /// The pair number shared with the game of the same opening, colours swapped.
+    pub pair: Option<u32>,
+}
+
+impl Slot {
+    /// The scheduled game, with its opening taken from `openings`.
+    pub fn game(&self, openings: &[Opening]) -> ScheduledGame {
+        ScheduledGame {
+            number: self.number,
+            pairing: self.pairing,
+            red: self.red,
+            black: self.black,
+            opening: self.opening.map(|i| openings[i].clone()),
+            pair: self.pair,
+        }
+    }
+}
+
 /// The whole schedule.
 ///
 /// ```
@@ -55,7 +88,15 @@ pub fn schedule(
     openings: &[Opening],
     seed: Option<u64>,
 ) -> Vec<ScheduledGame> {
-    let mut order: Vec<usize> = (0..openings.len()).collect();
+    slots(engines, games, openings.len(), seed)
+        .iter()
+        .map(|s| s.game(openings))
+        .collect()
+}
+
+/// The whole schedule as [`Slot`]s, for a suite of `openings` openings.
+pub fn slots(engines: usize, games: u32, openings: usize, seed: Option<u64>) -> Vec<Slot> {
+    let mut order: Vec<usize> = (0..openings).collect();
     if let Some(seed) = seed {
         Lots::new(seed).shuffle("openings", &mut order);
     }
@@ -64,8 +105,7 @@ pub fn schedule(
     let mut pair_number = 0;
     for block in 0..games.div_ceil(2) {
         for (p, &(a, b)) in pairs.iter().enumerate() {
-            let opening =
-                (!order.is_empty()).then(|| openings[order[block as usize % order.len()]].clone());
+            let opening = (!order.is_empty()).then(|| order[block as usize % order.len()]);
             let complete = 2 * block + 1 < games;
             let pair = complete.then_some(pair_number);
             if complete {
@@ -76,12 +116,12 @@ pub fn schedule(
                     break;
                 }
                 let (red, black) = if k == 0 { (a, b) } else { (b, a) };
-                out.push(ScheduledGame {
+                out.push(Slot {
                     number: out.len() as u32 + 1,
                     pairing: p,
                     red,
                     black,
-                    opening: opening.clone(),
+                    opening,
                     pair,
                 });
             }

@@ -19,8 +19,10 @@ use super::stats::{Pentanomial, Tally, expected_score, mean_variance};
 use std::fmt;
 use std::str::FromStr;
 
-/// The test's hypotheses and error rates.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The test's hypotheses and error rates. In JSON (match plans) the text
+/// `"elo0=0 elo1=5 alpha=0.05 beta=0.05"`.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", try_from = "String")]
 pub struct Sprt {
     /// Elo difference under H0.
     pub elo0: f64,
@@ -172,6 +174,20 @@ impl Sprt {
         } else {
             SprtState::Continue
         }
+    }
+}
+
+impl From<Sprt> for String {
+    fn from(s: Sprt) -> String {
+        s.to_string()
+    }
+}
+
+impl TryFrom<String> for Sprt {
+    type Error = SprtError;
+
+    fn try_from(text: String) -> Result<Sprt, SprtError> {
+        text.parse()
     }
 }
 

@@ -213,18 +213,7 @@ impl ResultsFile {
 /// Writes `text` to `path` through a temporary file and a rename, so readers never
 /// see half a report.
 pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    {
-        let mut f = File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_data()?;
-    }
-    std::fs::rename(&tmp, path)
+    crate::work_unit::write_atomic(path, text.as_bytes())
 }
 
 #[cfg(test)]

@@ -1,0 +1,295 @@
+//! What a played work unit of a match [`Plan`] leaves behind (`unit-K.json`), how
+//! a unit is played ([`play`]) and how a directory of them is merged into the
+//! match's [`Summary`] ([`merge`]).
+//!
+//! A unit file holds the plan id, the unit index and, per game in game order, the
+//! result, termination, reason, fault, moves and PGN (ICCS). It is written
+//! atomically under a name fixed by `K`, so a unit played twice (a retry after a
+//! lost node) replaces its file and is counted once; [`merge`] feeds every game
+//! of every unit file, in game order, to the same [`Scorer`] a local match uses,
+//! so its summary is the local match's.
+
+use super::plan::{Plan, Unit};
+use super::process::TrafficLog;
+use super::referee::{Fault, GameReport};
+use super::runner::{self, MatchEvent, Scorer, Summary};
+use crate::game::play::Termination;
+use crate::work_unit::write_atomic;
+use chuhan_engine::core::{Color, GameResult, Move};
+use chuhan_engine::notation::{self, pgn};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The `format` field of a unit file.
+pub const UNIT_FORMAT: &str = "chuhan-match-unit";
+/// The unit file version this build writes and reads.
+pub const UNIT_VERSION: u32 = 1;
+
+/// The file name of unit `k`'s result.
+pub fn file_name(k: u32) -> String {
+    format!("unit-{k}.json")
+}
+
+/// The path of unit `k`'s result in `dir`.
+pub fn path(dir: &Path, k: u32) -> PathBuf {
+    dir.join(file_name(k))
+}
+
+/// The side an engine fault is charged to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// Red.
+    Red,
+    /// Black.
+    Black,
+}
+
+impl From<Color> for Side {
+    fn from(c: Color) -> Side {
+        match c {
+            Color::Red => Side::Red,
+            Color::Black => Side::Black,
+        }
+    }
+}
+
+impl From<Side> for Color {
+    fn from(s: Side) -> Color {
+        match s {
+            Side::Red => Color::Red,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
+/// One game of a unit file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitGame {
+    /// The game number in the match.
+    pub number: u32,
+    /// The result.
+    pub result: GameResult,
+    /// Why it ended.
+    pub termination: Termination,
+    /// The same in a sentence.
+    pub reason: String,
+    /// The engine fault that ended it, and whose.
+    pub fault: Option<(Side, Fault)>,
+    /// The moves after the opening (ICCS).
+    pub moves: Vec<String>,
+    /// The game's PGN (ICCS moves).
+    pub pgn: String,
+}
+
+/// A unit file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitResult {
+    /// Always [`UNIT_FORMAT`].
+    pub format: String,
+    /// Always [`UNIT_VERSION`].
+    pub version: u32,
+    /// The plan's id.
+    pub plan_id: String,
+    /// The unit index.
+    pub unit: u32,
+    /// Its games, in game order.
+    pub games: Vec<UnitGame>,
+}
+
+/// Why a unit cannot be played, read or merged.
+#[derive(Debug)]
+pub enum UnitError {
+    /// Reading or writing failed.
+    Io(PathBuf, std::io::Error),
+    /// Not valid JSON of a unit file.
+    Json(PathBuf, serde_json::Error),
+    /// A unit file that does not belong to the plan (other plan, other games).
+    Mismatch(PathBuf, String),
+    /// A game's PGN does not read back.
+    Pgn(PathBuf, u32, String),
+    /// The unit stopped: an engine could not be started.
+    Aborted(String),
+}
+
+impl fmt::Display for UnitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnitError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+            UnitError::Json(p, e) => write!(f, "{}: not a unit file: {e}", p.display()),
+            UnitError::Mismatch(p, why) => write!(f, "{}: {why}", p.display()),
+            UnitError::Pgn(p, g, e) => write!(f, "{}: game {g}: {e}", p.display()),
+            UnitError::Aborted(why) => write!(f, "the unit was not finished: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for UnitError {}
+
+impl UnitResult {
+    /// Reads a unit file and checks that it is unit `unit` of `plan`, game for game.
+    pub fn read(path: &Path, plan: &Plan, unit: &Unit) -> Result<UnitResult, UnitError> {
+        let text = std::fs::read_to_string(path).map_err(|e| UnitError::Io(path.into(), e))?;
+        let r: UnitResult =
+            serde_json::from_str(&text).map_err(|e| UnitError::Json(path.into(), e))?;
+        let mismatch = |why: String| Err(UnitError::Mismatch(path.into(), why));
+        if r.format != UNIT_FORMAT || r.version != UNIT_VERSION {
+            return mismatch(format!(
+                "format {:?} version {}; this build reads {UNIT_FORMAT:?} version {UNIT_VERSION}",
+                r.format, r.version
+            ));
+        }
+        if r.plan_id != plan.plan_id {
+            return mismatch(format!(
+                "a unit of plan {}, not of plan {}",
+                r.plan_id, plan.plan_id
+            ));
+        }
+        let want: Vec<u32> = unit.games.iter().map(|s| s.number).collect();
+        let got: Vec<u32> = r.games.iter().map(|g| g.number).collect();
+        if r.unit != unit.index || want != got {
+            return mismatch(format!(
+                "unit {} with games {got:?}; unit {} has games {want:?}",
+                r.unit, unit.index
+            ));
+        }
+        Ok(r)
+    }
+
+    /// The games as reports (PGN read back into records).
+    fn reports(&self, path: &Path) -> Result<Vec<GameReport>, UnitError> {
+        self.games
+            .iter()
+            .map(|g| {
+                let bad = |e: String| UnitError::Pgn(path.into(), g.number, e);
+                let record = pgn::read(&g.pgn)
+                    .map_err(|e| bad(e.to_string()))?
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| bad("no game".into()))?;
+                let moves = g
+                    .moves
+                    .iter()
+                    .map(|m| {
+                        m.parse::<Move>()
+                            .map_err(|_| bad(format!("bad move {m:?}")))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(GameReport {
+                    result: g.result,
+                    termination: g.termination,
+                    reason: g.reason.clone(),
+                    fault: g.fault.map(|(s, f)| (s.into(), f)),
+                    moves,
+                    record,
+                })
+            })
+            .collect()
+    }
+}
+
+/// How [`play`] went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Played {
+    /// The unit was played and its file written.
+    Written,
+    /// Its file was already there (the unit is never played twice by one directory).
+    AlreadyThere,
+}
+
+/// Plays unit `k` of `plan` (`concurrency` games at once) and writes
+/// `dir/unit-K.json`, unless a valid file of it is already there.
+pub fn play(
+    plan: &Plan,
+    k: u32,
+    dir: &Path,
+    concurrency: usize,
+    log: Option<TrafficLog>,
+) -> Result<Played, UnitError> {
+    let unit = plan
+        .unit(k)
+        .map_err(|e| UnitError::Mismatch(dir.into(), e.to_string()))?;
+    let out = path(dir, k);
+    if out.exists() && UnitResult::read(&out, plan, unit).is_ok() {
+        return Ok(Played::AlreadyThere);
+    }
+    let config = plan.config(concurrency, log);
+    let games = unit.games.iter().map(|s| plan.game(s)).collect();
+    let mut played: Vec<UnitGame> = Vec::new();
+    let mut pgn_error = None;
+    let summary = runner::run_games(&config, games, &plan.settings.date, |event| {
+        if let MatchEvent::Finished { game, report, .. } = event {
+            match pgn::write(&report.record, &pgn::WriteOptions::default()) {
+                Ok(text) => played.push(UnitGame {
+                    number: game.number,
+                    result: report.result,
+                    termination: report.termination,
+                    reason: report.reason.clone(),
+                    fault: report.fault.map(|(c, f)| (c.into(), f)),
+                    moves: report.moves.iter().map(Move::to_string).collect(),
+                    pgn: text,
+                }),
+                Err(e) => {
+                    pgn_error.get_or_insert(format!("game {}: {e}", game.number));
+                }
+            }
+        }
+    });
+    if let Some(why) = summary.aborted.or(pgn_error) {
+        return Err(UnitError::Aborted(why));
+    }
+    played.sort_by_key(|g| g.number);
+    let result = UnitResult {
+        format: UNIT_FORMAT.to_string(),
+        version: UNIT_VERSION,
+        plan_id: plan.plan_id.clone(),
+        unit: k,
+        games: played,
+    };
+    let json = serde_json::to_string(&result).expect("a unit result serialises");
+    write_atomic(&out, json.as_bytes()).map_err(|e| UnitError::Io(out.clone(), e))?;
+    Ok(Played::Written)
+}
+
+/// A merged directory of unit files.
+#[derive(Debug)]
+pub struct Merged {
+    /// The match summary over every game found.
+    pub summary: Summary,
+    /// The game records, in game order.
+    pub records: Vec<notation::Game>,
+    /// Units with a result file.
+    pub units_done: u32,
+}
+
+/// Merges the unit files of `plan` in `dir` (units without a file are left out:
+/// a match stopped early, or still running).
+pub fn merge(plan: &Plan, dir: &Path) -> Result<Merged, UnitError> {
+    let names = plan
+        .settings
+        .engines
+        .iter()
+        .map(|e| e.name.clone())
+        .collect();
+    let mut scorer = Scorer::new(names, plan.scheduled(), plan.settings.sprt);
+    let mut records = Vec::new();
+    let mut units_done = 0;
+    for unit in &plan.units {
+        let p = path(dir, unit.index);
+        if !p.exists() {
+            continue;
+        }
+        let result = UnitResult::read(&p, plan, unit)?;
+        units_done += 1;
+        for (slot, report) in unit.games.iter().zip(result.reports(&p)?) {
+            scorer.add(&plan.game(slot), &report);
+            records.push(report.record);
+        }
+    }
+    Ok(Merged {
+        summary: scorer.into_summary(),
+        records,
+        units_done,
+    })
+}

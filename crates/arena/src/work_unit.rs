@@ -1,0 +1,131 @@
+//! What every kind of deterministic work unit shares — self-play data
+//! ([`crate::datagen::plan`]) and matches ([`crate::r#match::plan`]): the plan's
+//! error type, the engine build a plan is stamped with, its check, and the
+//! atomic file write that makes a unit played twice harmless.
+//!
+//! A plan is self-contained JSON (`format`, `version`, `engine`, an id, the
+//! settings, the openings and a `units` array); `--unit plan.json K --out DIR`
+//! plays unit `K` anywhere and writes its file under a name fixed by `K`, through
+//! a temporary file and a rename, so a unit file either is complete or does not
+//! exist and a retry replaces it with the same content.
+
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Why a plan cannot be made or used.
+#[derive(Debug)]
+pub enum PlanError {
+    /// Reading or writing the plan failed.
+    Io(std::io::Error),
+    /// The plan is not valid JSON of a plan.
+    Json(serde_json::Error),
+    /// Not a plan of this kind, or a version this build does not read.
+    Format(String),
+    /// The settings are unusable.
+    Settings(String),
+    /// The run id does not match the settings (an edited plan).
+    RunId,
+    /// No such unit.
+    NoUnit(u32),
+}
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlanError::Io(e) => write!(f, "{e}"),
+            PlanError::Json(e) => write!(f, "not a plan: {e}"),
+            PlanError::Format(s) => f.write_str(s),
+            PlanError::Settings(s) => f.write_str(s),
+            PlanError::RunId => f.write_str("the run id does not match the plan's settings"),
+            PlanError::NoUnit(k) => write!(f, "the plan has no unit {k}"),
+        }
+    }
+}
+
+impl std::error::Error for PlanError {}
+
+/// The engine build, as recorded in plans.
+pub fn engine_name() -> String {
+    format!("chuhan {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Checks a plan's `format`, `version` and `engine` stamp against what this build
+/// reads and writes.
+pub fn check_stamp(
+    (format, version, engine): (&str, u32, &str),
+    (want_format, want_version): (&str, u32),
+) -> Result<(), PlanError> {
+    if format != want_format {
+        return Err(PlanError::Format(format!(
+            "format {format:?} is not {want_format:?}"
+        )));
+    }
+    if version != want_version {
+        return Err(PlanError::Format(format!(
+            "plan version {version}; this build reads {want_version}"
+        )));
+    }
+    if engine != engine_name() {
+        return Err(PlanError::Format(format!(
+            "the plan was made by {engine} and this is {}: units would not be reproducible",
+            engine_name()
+        )));
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` atomically: to a temporary file beside it (named with
+/// this process's id, so two processes writing the same unit do not collide),
+/// flushed to disk, then renamed over `path`. Creates the parent directory.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    if let Some(dir) = dir {
+        std::fs::create_dir_all(dir)?;
+    }
+    let name = path
+        .file_name()
+        .map_or_else(|| "unit".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = dir
+        .map_or_else(PathBuf::new, Path::to_path_buf)
+        .join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_writes_replace_and_leave_no_temporary_file() {
+        let dir = std::env::temp_dir().join(format!("chuhan-work-unit-{}", std::process::id()));
+        let path = dir.join("sub").join("unit-3.json");
+        write_atomic(&path, b"one").unwrap();
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"two");
+        let names: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("unit-3.json")]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn stamps_are_checked() {
+        let me = engine_name();
+        assert!(check_stamp(("a", 1, &me), ("a", 1)).is_ok());
+        assert!(check_stamp(("b", 1, &me), ("a", 1)).is_err());
+        assert!(check_stamp(("a", 2, &me), ("a", 1)).is_err());
+        assert!(check_stamp(("a", 1, "chuhan 0.0.0-other"), ("a", 1)).is_err());
+    }
+}
