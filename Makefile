@@ -2,7 +2,7 @@
 CARGO ?= cargo
 NATIVE = RUSTFLAGS="-C target-cpu=native" $(CARGO)
 
-.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak interop
+.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak interop rules-diff rules-diff-long
 
 help:
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/'
@@ -32,6 +32,29 @@ interop: ## the PyPI client `cchess` drives the daemon over UCCI and UCI (makes 
 	$(INTEROP_VENV)/bin/pip install --quiet --disable-pip-version-check -r tests/interop/requirements.txt
 	CHUHAN_BIN=target/ci/chuhan $(INTEROP_VENV)/bin/python -W error::ResourceWarning tests/interop/test_cchess.py -v
 
+# Differential test of the 棋例 (issue 23): generated repetition games ruled by
+# Chuhan (AXF) and by Fairy-Stockfish (the PyPI binding `pyffish`, pinned in
+# tests/rules_diff/requirements.txt, in a virtual environment under target/). The
+# fixed-seed run must find exactly the disagreements adjudicated in
+# tests/rules_diff/known.json; the long run only counts.
+RULES_VENV ?= target/rules-venv
+RULES_DIFF_GAMES ?= 300
+RULES_DIFF_LONG_GAMES ?= 5000
+RULES_DIFF_LONG_SEED ?= 2
+
+$(RULES_VENV)/.installed: tests/rules_diff/requirements.txt
+	test -x $(RULES_VENV)/bin/python || python3 -m venv $(RULES_VENV)
+	$(RULES_VENV)/bin/pip install --quiet --disable-pip-version-check -r tests/rules_diff/requirements.txt
+	touch $@
+
+rules-diff: $(RULES_VENV)/.installed ## Chuhan's AXF rulings against Fairy-Stockfish's on 300 generated repetition games (seed 1)
+	$(CARGO) build --profile ci --bin chuhan
+	$(RULES_VENV)/bin/python tests/rules_diff/compare.py --chuhan target/ci/chuhan --seed 1 --games $(RULES_DIFF_GAMES) --check
+
+rules-diff-long: $(RULES_VENV)/.installed ## the same on 5000 games of seed 2: counts and classes of disagreements
+	$(CARGO) build --profile ci --bin chuhan
+	$(RULES_VENV)/bin/python tests/rules_diff/compare.py --chuhan target/ci/chuhan --seed $(RULES_DIFF_LONG_SEED) --games $(RULES_DIFF_LONG_GAMES)
+
 perft-deep: ## deep perft lines (startpos 5 and 6, all depth-5 positions)
 	$(CARGO) test --release --test perft -- --ignored
 
@@ -51,7 +74,7 @@ perft-bench: build native ## perft 5 and 6 from the start position, portable and
 	./target/native/release/chuhan perft 5
 	./target/native/release/chuhan perft 6
 
-ci: lint test interop ## everything CI checks
+ci: lint test interop rules-diff ## everything CI checks
 
 # The soak test of issue 7: Chuhan against itself, 2 search threads each, one game
 # at a time, at a fast clock. Not part of `make test`; needs the engine daemon.

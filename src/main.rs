@@ -6,6 +6,7 @@
 mod bench;
 mod book;
 mod convert;
+mod cycles;
 mod datagen;
 mod hms;
 mod judge;
@@ -46,6 +47,9 @@ enum Command {
     Book(book::BookArgs),
     /// Rule on a game: status, repetition verdict (棋例, CXA 2011 or AXF), legal moves.
     Judge(judge::JudgeArgs),
+    /// Generate repetition games ruled under both rule sets, as JSON lines (for
+    /// differential testing of the 棋例).
+    Cycles(cycles::CyclesArgs),
     /// Play engines (UCCI or UCI) against each other, refereed by Chuhan's rules:
     /// Elo, SPRT, PGN.
     Match(Box<r#match::MatchArgs>),
@@ -74,6 +78,7 @@ fn main() -> ExitCode {
         Some(Command::Show(args)) => show::run(&args),
         Some(Command::Book(args)) => book::run(&args),
         Some(Command::Judge(args)) => judge::run(&args),
+        Some(Command::Cycles(args)) => cycles::run(&args),
         Some(Command::Match(args)) => r#match::run(&args),
         Some(Command::Tournament(args)) => tournament::run(&args),
         Some(Command::Suite(args)) => suite::run(&args),

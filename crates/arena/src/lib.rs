@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod book_generator;
+pub mod cycles;
 pub mod datagen;
 pub mod game;
 pub mod lots;

@@ -288,9 +288,10 @@ pub fn classify(pos: &mut Position, m: Move, rules: RuleSet) -> MoveClass {
         chases.clear();
         exemption = Some(Exemption::LoneDefender);
     }
-    // §24.3 by check (and AXF alike): only for a move that is not already an attack
-    // and is not a king or pawn move (§26.1, §26.7).
-    if !check
+    // §24.3 by check (CXA only, [`Policy::chases_by_check`]): only for a move that
+    // is not already an attack and is not a king or pawn move (§26.1, §26.7).
+    if policy.chases_by_check
+        && !check
         && !mate_threat
         && !king_evasion
         && chases.is_empty()

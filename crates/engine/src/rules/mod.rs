@@ -89,7 +89,9 @@
 //!   not also follow a king step answering it (自斃).
 //! * **§24.3 by check** (連續將軍得子, 抽吃): after a pass, a quiet check after
 //!   which every answer leaves a winning capture that was not available at once.
-//!   Both rule sets (the CXA 1999 diagram 3 and its AXF expectation need it).
+//!   CXA only: the AXF chase "threatens to capture a piece in the next move", and
+//!   a win that needs a check first is not that (settled by the differential run
+//!   against Fairy-Stockfish, issue 23; the CXA 1999 diagram 3 is a draw under AXF).
 //! * **AXF** (see [`Policy`] for each difference): perpetual check outranks
 //!   perpetual chase; a chase is perpetual when one piece (followed as it moves) is
 //!   newly chased by every move of the side, checking moves included.

@@ -31,6 +31,13 @@ pub struct Policy {
     /// §24.3: a capture after which the capturer is mated at once wins nothing, so
     /// threatening it is no 捉. AXF: not considered.
     pub mated_capture_is_no_chase: bool,
+    /// §24.3 "連續將軍得子" (and 抽吃): a move after which a check would leave every
+    /// answer a winning capture is a chase (CXA 1999 diagram 3). AXF: a chase
+    /// "threatens to capture a piece in the next move" (AXF common terms); a win
+    /// that needs a check first is two moves away, so such a move is 閒 — as
+    /// Fairy-Stockfish, Pikafish and orange-xiangqi rule (issue 23's differential
+    /// run: 14 of 20 disagreements in 3,000 games were this class).
+    pub chases_by_check: bool,
     /// §24.4 with §26.9: a same-kind exchange offer (兌) is a chase when accepting it
     /// loses material or is mated at once. AXF: an offer is never a chase.
     pub offers_can_chase: bool,
@@ -83,6 +90,7 @@ pub static CXA2011: Policy = Policy {
     counts_capture_positions: false,
     mate_threats: true,
     mated_capture_is_no_chase: true,
+    chases_by_check: true,
     offers_can_chase: true,
     even_exchange_is_offer: true,
     counts_exposure: true,
@@ -102,6 +110,7 @@ pub static AXF: Policy = Policy {
     counts_capture_positions: true,
     mate_threats: false,
     mated_capture_is_no_chase: false,
+    chases_by_check: false,
     offers_can_chase: false,
     even_exchange_is_offer: false,
     counts_exposure: false,
