@@ -2,7 +2,7 @@
 CARGO ?= cargo
 NATIVE = RUSTFLAGS="-C target-cpu=native" $(CARGO)
 
-.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak interop rules-diff rules-diff-long
+.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak interop rules-diff rules-diff-long cluster-test
 
 help:
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/'
@@ -55,6 +55,19 @@ rules-diff-long: $(RULES_VENV)/.installed ## the same on 5000 games of seed 2: c
 	$(CARGO) build --profile ci --bin chuhan
 	$(RULES_VENV)/bin/python tests/rules_diff/compare.py --chuhan target/ci/chuhan --seed $(RULES_DIFF_LONG_SEED) --games $(RULES_DIFF_LONG_GAMES)
 
+# Matches and self-play data on a Ray cluster (issue 25): Ray, pinned in
+# crates/arena/ray/requirements.txt, goes into a virtual environment under target/.
+RAY_VENV ?= target/ray-venv
+
+$(RAY_VENV)/.installed: crates/arena/ray/requirements.txt
+	test -x $(RAY_VENV)/bin/python || python3 -m venv $(RAY_VENV)
+	$(RAY_VENV)/bin/pip install --quiet --disable-pip-version-check -r crates/arena/ray/requirements.txt
+	touch $@
+
+cluster-test: $(RAY_VENV)/.installed ## a three-node Ray cluster on this machine plays a match and self-play units (makes a Python venv in target/)
+	$(CARGO) build --profile ci --bin chuhan
+	CHUHAN_BIN=target/ci/chuhan RAY_AUTH_MODE=disabled $(RAY_VENV)/bin/python crates/arena/ray/test_cluster.py -v
+
 perft-deep: ## deep perft lines (startpos 5 and 6, all depth-5 positions)
 	$(CARGO) test --release --test perft -- --ignored
 
@@ -74,7 +87,7 @@ perft-bench: build native ## perft 5 and 6 from the start position, portable and
 	./target/native/release/chuhan perft 5
 	./target/native/release/chuhan perft 6
 
-ci: lint test interop rules-diff ## everything CI checks
+ci: lint test interop rules-diff cluster-test ## everything CI checks
 
 # The soak test of issue 7: Chuhan against itself, 2 search threads each, one game
 # at a time, at a fast clock. Not part of `make test`; needs the engine daemon.
