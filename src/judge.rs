@@ -6,8 +6,7 @@
 //! XQF or move list, read by [`record::read_all`]); `--svg` draws the ruled cycle.
 
 use chuhan_engine::core::{Move, Position};
-use chuhan_engine::notation::diagram::{self, Arrow, ArrowStyle, SvgOptions};
-use chuhan_engine::rules::judge::CycleMove;
+use chuhan_engine::notation::diagram;
 use chuhan_engine::rules::{Judgement, RuleSet, judge, judge_position};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -97,100 +96,6 @@ fn load(args: &JudgeArgs) -> Result<(Position, Judgement), Failure> {
     Ok((pos, j))
 }
 
-/// The SVG of the ruling on the game ending at `end`: the cycle (see
-/// [`JudgeArgs::svg`]) or the final position.
-fn ruling_svg(end: &Position, j: &Judgement) -> String {
-    let Some(r) = j.repetition.as_ref().filter(|r| !r.cycle.is_empty()) else {
-        let arrows = end
-            .last_move()
-            .map(|m| Arrow::new(m, ArrowStyle::Blue))
-            .into_iter()
-            .collect();
-        let lines = j.report_lines();
-        let caption = lines.iter().find(|l| l.starts_with("status: ")).cloned();
-        return diagram::svg(
-            end,
-            &SvgOptions {
-                arrows,
-                caption,
-                ..SvgOptions::default()
-            },
-        );
-    };
-    // The last period of the cycle: from the previous occurrence of the repeated
-    // position to its last one.
-    let mut at = end.clone();
-    while at.game_ply() > r.ply {
-        at.unmake_move();
-    }
-    let key = at.key();
-    let first = r.cycle[0].ply.saturating_sub(1);
-    let mut start = at.clone();
-    while start.game_ply() > first {
-        start.unmake_move();
-        if start.key() == key {
-            break;
-        }
-    }
-    let from = start.game_ply();
-    let period: Vec<(usize, &CycleMove)> = r
-        .cycle
-        .iter()
-        .filter(|c| c.ply > from)
-        .enumerate()
-        .map(|(i, c)| (i + 1, c))
-        .collect();
-    // Moves between the same two points share one label ("1/3"), drawn once.
-    let squares = |m: Move| {
-        let (a, b) = (m.from(), m.to());
-        if a < b { (a, b) } else { (b, a) }
-    };
-    let mut arrows = Vec::new();
-    for (k, (_, c)) in period.iter().enumerate() {
-        let m = c.mv;
-        let style = if Some(c.side) == r.must_vary {
-            ArrowStyle::Red
-        } else {
-            ArrowStyle::Blue
-        };
-        let mut arrow = Arrow::new(m, style);
-        let same = |(_, o): &&(usize, &CycleMove)| squares(o.mv) == squares(m);
-        if !period[..k].iter().any(|x| same(&x)) {
-            let label: Vec<String> = period[k..]
-                .iter()
-                .filter(|x| same(x))
-                .map(|(j, _)| j.to_string())
-                .collect();
-            arrow = arrow.labelled(&label.join("/"));
-        }
-        arrows.push(arrow);
-    }
-    // Labelled arrows last, so no later arrow hides a label.
-    arrows.sort_by_key(|a| a.label.is_some());
-    let ruling = match r.must_vary {
-        None => "no violator: a draw if neither side varies".to_string(),
-        Some(s) if r.immediate => format!("violator: {s}, who loses at once"),
-        Some(s) => format!("violator: {s}, who must vary"),
-    };
-    let caption = format!(
-        "{ruling} ({})\nred {}, black {}\nplies {}–{}; the position has occurred {} times",
-        j.rules,
-        r.red,
-        r.black,
-        from + 1,
-        r.ply,
-        r.occurrences
-    );
-    diagram::svg(
-        &start,
-        &SvgOptions {
-            arrows,
-            caption: Some(caption),
-            ..SvgOptions::default()
-        },
-    )
-}
-
 /// Judges the game and prints the ruling. A game that cannot be read or played
 /// prints `{"error": "…", "ply": N}` and exits with code 2.
 pub fn run(args: &JudgeArgs) -> ExitCode {
@@ -205,7 +110,7 @@ pub fn run(args: &JudgeArgs) -> ExitCode {
         }
     };
     if let Some(path) = &args.svg
-        && let Err(e) = std::fs::write(path, ruling_svg(&end, &j))
+        && let Err(e) = std::fs::write(path, diagram::ruling(&end, &j))
     {
         eprintln!("error: {}: {e}", path.display());
         return ExitCode::from(2);

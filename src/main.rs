@@ -13,6 +13,7 @@ mod judge;
 mod r#match;
 mod perft;
 mod records;
+mod serve;
 mod show;
 mod suite;
 mod tournament;
@@ -50,6 +51,9 @@ enum Command {
     /// Generate repetition games ruled under both rule sets, as JSON lines (for
     /// differential testing of the 棋例).
     Cycles(cycles::CyclesArgs),
+    /// The HTTP rules service and web page for arbiters (JSON API, diagrams,
+    /// analysis, the cloud database's queryrule).
+    Serve(serve::ServeArgs),
     /// Play engines (UCCI or UCI) against each other, refereed by Chuhan's rules:
     /// Elo, SPRT, PGN.
     Match(Box<r#match::MatchArgs>),
@@ -79,6 +83,7 @@ fn main() -> ExitCode {
         Some(Command::Book(args)) => book::run(&args),
         Some(Command::Judge(args)) => judge::run(&args),
         Some(Command::Cycles(args)) => cycles::run(&args),
+        Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Match(args)) => r#match::run(&args),
         Some(Command::Tournament(args)) => tournament::run(&args),
         Some(Command::Suite(args)) => suite::run(&args),

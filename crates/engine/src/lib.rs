@@ -25,7 +25,7 @@
 //!
 //! Each concept is defined once, in the lowest module that every user can depend on
 //! (`core` < `rules` < `eval` < `search` < `engine` < `protocol`, with `notation`
-//! on `core` and `book` on `notation`, both under `engine`; no arrow runs upward),
+//! on `core` (and on `rules` for the ruling diagram) and `book` on `notation`, both under `engine`; no arrow runs upward),
 //! and the arena uses the same types:
 //!
 //! | concept | type | module |

@@ -199,26 +199,62 @@ pub fn judge_position(pos: &Position, rules: RuleSet) -> Judgement {
         Some(a) => Some(report(a, rules)),
         None => latest_repetition(pos, rules, &mut cache),
     };
-    let mut line = pos.clone();
-    let mover = pos.side_to_move();
-    let mut verdicts = Vec::new();
-    for &m in pos.legal_moves().iter() {
-        line.make_move(m);
-        let completed =
-            cycle::find(&line, 3, rules).map(|c| analyse(&line, c, rules, Some(&mut cache)));
-        line.unmake_move();
-        verdicts.push(move_verdict(m, mover, completed.as_ref(), rules));
-    }
+    let moves = verdicts_with(pos, rules, 3, &mut cache);
     Judgement {
         rules,
         fen: pos.to_fen(),
         status: st.status,
         winner: st.winner,
         repetition,
-        moves: verdicts,
+        moves,
         plies: pos.game_ply(),
         rule60: pos.rule60(),
     }
+}
+
+/// The verdict on every legal move of the side to move of `pos` (its history is
+/// the game), a move being ruled when it makes a position occur `fold` times (3,
+/// as in [`judge_position`]: the 待判局面 of §23.1; 2 rules at the first
+/// repetition, as some online servers do).
+///
+/// ```
+/// use chuhan_engine::core::Position;
+/// use chuhan_engine::rules::{move_verdicts, MoveRuling, RuleSet};
+/// // Both sides shuffle idly (閒): red's e1f2 would make the position after its
+/// // first move occur a second time, which fold 2 rules (a draw) and fold 3 not yet.
+/// let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4A4/3AK4 w").unwrap();
+/// for m in ["e1f2", "d9d8", "f2e1", "d8d9"] {
+///     pos.make_move(m.parse().unwrap());
+/// }
+/// let ruling = |fold| {
+///     let v = move_verdicts(&pos, RuleSet::Cxa2011, fold);
+///     v.iter().find(|v| v.mv.to_string() == "e1f2").unwrap().verdict
+/// };
+/// assert_eq!(ruling(2), MoveRuling::Draw);
+/// assert_eq!(ruling(3), MoveRuling::None);
+/// ```
+pub fn move_verdicts(pos: &Position, rules: RuleSet, fold: u32) -> Vec<MoveVerdict> {
+    verdicts_with(pos, rules, fold, &mut ClassCache::new())
+}
+
+/// [`move_verdicts`] with a classification cache.
+fn verdicts_with(
+    pos: &Position,
+    rules: RuleSet,
+    fold: u32,
+    cache: &mut ClassCache,
+) -> Vec<MoveVerdict> {
+    let mut line = pos.clone();
+    let mover = pos.side_to_move();
+    let mut verdicts = Vec::new();
+    for &m in pos.legal_moves().iter() {
+        line.make_move(m);
+        let completed =
+            cycle::find(&line, fold, rules).map(|c| analyse(&line, c, rules, Some(&mut *cache)));
+        line.unmake_move();
+        verdicts.push(move_verdict(m, mover, completed.as_ref(), rules));
+    }
+    verdicts
 }
 
 /// The latest earlier ply whose position occurred three times.

@@ -21,7 +21,7 @@
 //! | [`verdict`] | each side's pattern and the ruling tables (§24.9–24.14, §25, §26.8; AXF) | [`verdict::Pattern`], [`verdict::Verdict`], [`verdict::Article`], [`verdict::CXA_TABLE`], [`verdict::AXF_TABLE`] |
 //! | [`repetition`](mod@repetition) | the ruling on a repetition: the full analysis, the verdict alone, forbidden moves | [`Analysis`], [`repetition()`], [`forbidden_moves`], [`MoveRuling`] |
 //! | [`status`] | how the game stands after a move (chapter 1, §22.2, §23) | [`GameStatus`], [`game_status`], [`sixty_moves`] |
-//! | [`judge`](mod@judge) | the arbiter's ruling on a game, typed and serialised | [`Judgement`], [`judge()`], [`judge_position`] |
+//! | [`judge`](mod@judge) | the arbiter's ruling on a game, typed and serialised | [`Judgement`], [`judge()`], [`judge_position`], [`move_verdicts`] |
 //!
 //! The search keeps only what is its own (`crate::search::repetition`: a key filter
 //! in front of [`repetition()`], the choice of fold, a memo per cycle and the
@@ -114,7 +114,7 @@ pub mod verdict;
 
 pub use classify::{ClassCache, Label, MoveClass, classify};
 pub use cycle::Cycle;
-pub use judge::{JudgeError, Judgement, judge, judge_position};
+pub use judge::{JudgeError, Judgement, judge, judge_position, move_verdicts};
 pub use policy::Policy;
 pub use repetition::{Analysis, MoveRuling, Repetition, forbidden_moves, repetition};
 pub use ruleset::{ParseRuleSetError, RuleSet};

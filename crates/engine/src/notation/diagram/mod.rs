@@ -1,14 +1,17 @@
 //! Board pictures: a Unicode text board for terminals ([`text`], [`text_with`]) and
-//! an SVG diagram ([`svg`]) with optional move arrows and a caption.
+//! an SVG diagram ([`svg`]) with optional move arrows and a caption, and the diagram
+//! of an arbiter's ruling ([`ruling`]).
 //!
 //! Both follow the printed convention of the 2011 rules (art. 1.3): Red at the
 //! bottom, the river 楚河 漢界 across the middle, the palaces drawn with their
 //! diagonals. Every piece has its own character, so the colours can be told apart
 //! without colour: Red 帥 仕 相 傌 俥 炮 兵, Black 將 士 象 馬 車 砲 卒.
 
+mod ruling;
 mod svg;
 mod text;
 
+pub use ruling::ruling;
 pub use svg::{Arrow, ArrowStyle, SvgOptions, svg};
 pub use text::{TextOptions, text, text_with};
 

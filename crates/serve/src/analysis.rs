@@ -1,0 +1,244 @@
+//! Engine analysis behind a bounded queue: a small pool of [`Engine`]s, each on its
+//! own thread, takes jobs from one queue of fixed capacity. A request that finds
+//! the queue full is not kept: it is answered 503 with `Retry-After` at once, so a
+//! flood of analysis requests costs the server nothing but the refusals.
+//!
+//! Each search is bounded (time, and depth if asked) and played by the request's
+//! rule set, with the moves the arbiter would ban ([`MoveRuling::Ban`]) banned at
+//! the root.
+
+use crate::error::ApiError;
+use crate::params;
+use axum::http::StatusCode;
+use chuhan_engine::core::{Move, Position};
+use chuhan_engine::engine::{Engine, EngineOption};
+use chuhan_engine::rules::{MoveRuling, RuleSet, move_verdicts};
+use chuhan_engine::search::event::{BestMove, Event};
+use chuhan_engine::search::limits::Limits;
+use chuhan_engine::search::repetition::RepetitionRules;
+use chuhan_engine::search::score::Score;
+use crossbeam_channel::{Sender, unbounded};
+use serde::Serialize;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use tokio::sync::oneshot;
+
+/// How long and how deep to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Time in milliseconds (at most [`params::MAX_ANALYSIS_MS`]).
+    pub movetime_ms: u64,
+    /// Depth in plies, if limited.
+    pub depth: Option<i32>,
+}
+
+impl Budget {
+    /// The budget a request asks for, checked: time 1..=[`params::MAX_ANALYSIS_MS`]
+    /// ms (default [`params::DEFAULT_ANALYSIS_MS`], or the maximum when only a
+    /// depth is given), depth 1..=[`params::MAX_ANALYSIS_DEPTH`].
+    pub fn new(movetime_ms: Option<u64>, depth: Option<i32>) -> Result<Budget, ApiError> {
+        if let Some(t) = movetime_ms
+            && !(1..=params::MAX_ANALYSIS_MS).contains(&t)
+        {
+            return Err(ApiError::bad_request(format!(
+                "movetime_ms {t}: from 1 to {}",
+                params::MAX_ANALYSIS_MS
+            )));
+        }
+        if let Some(d) = depth
+            && !(1..=params::MAX_ANALYSIS_DEPTH).contains(&d)
+        {
+            return Err(ApiError::bad_request(format!(
+                "depth {d}: from 1 to {}",
+                params::MAX_ANALYSIS_DEPTH
+            )));
+        }
+        let movetime_ms = movetime_ms.unwrap_or(if depth.is_some() {
+            params::MAX_ANALYSIS_MS
+        } else {
+            params::DEFAULT_ANALYSIS_MS
+        });
+        Ok(Budget { movetime_ms, depth })
+    }
+}
+
+/// The answer of an analysis.
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    /// The best move in ICCS (`null` when the side to move has no move to play).
+    pub bestmove: Option<String>,
+    /// Its score from the side to move's view: `{"cp": 35}` or `{"mate": 3}`.
+    pub score: Option<serde_json::Value>,
+    /// Depth of the last completed iteration.
+    pub depth: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The principal variation in ICCS.
+    pub pv: Vec<String>,
+    /// The moves banned at the root by the repetition rules.
+    pub banned: Vec<String>,
+    /// The rule set searched by.
+    pub rules: RuleSet,
+}
+
+/// A place among the analyses admitted (running or waiting), given back when the
+/// job is dropped, answered or not.
+struct Ticket(Arc<AtomicUsize>);
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// One admitted analysis.
+struct Job {
+    pos: Position,
+    rules: RuleSet,
+    budget: Budget,
+    reply: oneshot::Sender<Analysis>,
+    _ticket: Ticket,
+}
+
+/// The engines and their queue.
+pub struct Pool {
+    jobs: Sender<Job>,
+    /// Analyses admitted and not yet finished.
+    admitted: Arc<AtomicUsize>,
+    queue: usize,
+    engines: usize,
+}
+
+impl Pool {
+    /// Starts `engines` engine threads (at least one) sharing a queue of `queue`
+    /// waiting jobs. The threads end when the pool is dropped (after their
+    /// current search).
+    pub fn new(engines: usize, queue: usize) -> Pool {
+        let engines = engines.max(1);
+        // Admission is counted (engines + queue at most), so the channel itself
+        // never holds more than `queue` jobs.
+        let (tx, rx) = unbounded::<Job>();
+        for i in 0..engines {
+            let rx = rx.clone();
+            std::thread::Builder::new()
+                .name(format!("analysis-{i}"))
+                .spawn(move || {
+                    let mut engine = Engine::new();
+                    // A fresh engine takes these options; an error would leave the
+                    // defaults, which serve as well.
+                    let _ = engine.set_option(EngineOption::Hash(params::ANALYSIS_HASH_MB));
+                    let _ = engine.set_option(EngineOption::UseBook(false));
+                    for job in rx.iter() {
+                        let answer = search(&mut engine, &job);
+                        // The place is free before the answer is read, so the
+                        // client may ask again at once.
+                        let Job { reply, _ticket, .. } = job;
+                        drop(_ticket);
+                        let _ = reply.send(answer);
+                    }
+                })
+                .expect("the system can start a thread");
+        }
+        Pool {
+            jobs: tx,
+            admitted: Arc::new(AtomicUsize::new(0)),
+            queue,
+            engines,
+        }
+    }
+
+    /// Queues an analysis of `pos` (its history is the game) and waits for it; a
+    /// full queue is a 503 with `Retry-After`.
+    pub async fn analyse(
+        &self,
+        pos: Position,
+        rules: RuleSet,
+        budget: Budget,
+    ) -> Result<Analysis, ApiError> {
+        let capacity = self.engines + self.queue;
+        if self.admitted.fetch_add(1, Ordering::AcqRel) >= capacity {
+            self.admitted.fetch_sub(1, Ordering::AcqRel);
+            // Everything running and waiting must finish first.
+            let secs =
+                (capacity as u64 * params::MAX_ANALYSIS_MS).div_ceil(self.engines as u64 * 1000);
+            let mut e = ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "all {} engine(s) busy and {} analyses waiting: try again later",
+                    self.engines, self.queue
+                ),
+            );
+            e.retry_after = Some(secs.max(1));
+            return Err(e);
+        }
+        let (reply, answer) = oneshot::channel();
+        let job = Job {
+            pos,
+            rules,
+            budget,
+            reply,
+            _ticket: Ticket(self.admitted.clone()),
+        };
+        if self.jobs.send(job).is_err() {
+            return Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the analysis engines have stopped",
+            ));
+        }
+        answer.await.map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the analysis engine stopped before answering",
+            )
+        })
+    }
+}
+
+/// Runs one job on `engine`.
+fn search(engine: &mut Engine, job: &Job) -> Analysis {
+    let banned: Vec<Move> = move_verdicts(&job.pos, job.rules, 3)
+        .into_iter()
+        .filter(|v| v.verdict == MoveRuling::Ban)
+        .map(|v| v.mv)
+        .collect();
+    let _ = engine.set_option(EngineOption::Rules(RepetitionRules::Judged(job.rules)));
+    engine.set_position(job.pos.clone());
+    // Every banned move is legal: it came from the legal move list.
+    let _ = engine.set_banned_moves(&banned);
+    let limits = Limits {
+        depth: job.budget.depth,
+        movetime: Some(job.budget.movetime_ms),
+        ..Limits::default()
+    };
+    let mut pv = Vec::new();
+    let best = match engine.go(limits) {
+        Ok(events) => {
+            let mut best = BestMove::none();
+            for e in events.iter() {
+                match e {
+                    Event::Info(info) if info.multipv <= 1 => pv = info.pv.clone(),
+                    Event::BestMove(b) => best = b,
+                    _ => {}
+                }
+            }
+            engine.wait();
+            best
+        }
+        Err(_) => BestMove::none(),
+    };
+    if best.best.is_some() && pv.first() != best.best.as_ref() {
+        pv = best.best.into_iter().collect();
+    }
+    Analysis {
+        bestmove: best.best.map(|m| m.to_string()),
+        score: best.value.map(|v| match Score::from_value(v) {
+            Score::Cp(cp) => serde_json::json!({"cp": cp}),
+            Score::Mate(n) => serde_json::json!({"mate": n}),
+        }),
+        depth: best.depth,
+        nodes: best.nodes,
+        pv: pv.iter().map(Move::to_string).collect(),
+        banned: banned.iter().map(Move::to_string).collect(),
+        rules: job.rules,
+    }
+}

@@ -1,0 +1,128 @@
+//! The game a request names: a start position (FEN, or the start position) and the
+//! moves played from it, in any notation (ICCS `h2e2`, WXF `C2.5`, Chinese
+//! 炮二平五), or a record file sent as the body (PGN, XQF, CCBridge, move lists).
+//! Everything is read in memory and checked move by move; the first bad move is
+//! named with its ply.
+
+use crate::error::ApiError;
+use crate::params::MAX_PLIES;
+use chuhan_engine::core::{Move, Position, Validation};
+use chuhan_engine::notation::{Game, parse_move, record};
+use chuhan_engine::rules::RuleSet;
+use serde::Deserialize;
+
+/// Moves as JSON gives them: an array of move texts, or one string of moves
+/// separated by spaces or commas.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum MoveTexts {
+    /// `["h2e2", "h9g7"]`.
+    List(Vec<String>),
+    /// `"h2e2 h9g7"`.
+    Text(String),
+}
+
+impl Default for MoveTexts {
+    fn default() -> MoveTexts {
+        MoveTexts::List(Vec::new())
+    }
+}
+
+impl MoveTexts {
+    /// The move texts, one per ply.
+    pub fn texts(&self) -> Vec<&str> {
+        match self {
+            MoveTexts::List(v) => v.iter().map(String::as_str).collect(),
+            MoveTexts::Text(s) => s
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|t| !t.is_empty())
+                .collect(),
+        }
+    }
+}
+
+/// A game named in a request: `{"fen": "…", "moves": [...], "rules": "cxa2011"}`,
+/// every field optional.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameSpec {
+    /// The start position (default: the standard one).
+    #[serde(default)]
+    pub fen: Option<String>,
+    /// The moves played from it.
+    #[serde(default)]
+    pub moves: MoveTexts,
+    /// The rule set (default CXA 2011).
+    #[serde(default)]
+    pub rules: RuleSet,
+}
+
+impl GameSpec {
+    /// The final position, its history being the game.
+    pub fn position(&self) -> Result<Position, ApiError> {
+        play(self.fen.as_deref(), &self.moves.texts())
+    }
+}
+
+/// Plays `moves` (any notation) from `fen` (the start position when `None`).
+pub fn play(fen: Option<&str>, moves: &[&str]) -> Result<Position, ApiError> {
+    if moves.len() > MAX_PLIES {
+        return Err(ApiError::new(
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            format!("{} moves: at most {MAX_PLIES} per request", moves.len()),
+        ));
+    }
+    let mut pos = match fen.map(str::trim) {
+        None | Some("") => Position::startpos(),
+        Some(f) => Position::from_fen(f)
+            .map_err(|e| ApiError::bad_request(format!("invalid FEN: {e}")).at_ply(0))?,
+    };
+    for (i, text) in moves.iter().enumerate() {
+        let m: Move = parse_move(&pos, text)
+            .map_err(|e| ApiError::bad_request(format!("ply {}: {e}", i + 1)).at_ply(i + 1))?;
+        pos.make_move(m);
+    }
+    Ok(pos)
+}
+
+/// Reads game `number` (1 = the first) of the record `bytes`, leniently: a line is
+/// kept up to a move that cannot be played, with a warning.
+pub fn read_record(bytes: &[u8], number: usize) -> Result<(Game, usize), ApiError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(ApiError::bad_request(
+            "empty record: send the file as the body",
+        ));
+    }
+    let games = record::read_all_with(bytes, Validation::Lenient);
+    let count = games.len();
+    let game = games
+        .into_iter()
+        .nth(number.wrapping_sub(1))
+        .ok_or_else(|| {
+            ApiError::bad_request(format!("the record has {count} game(s), no game {number}"))
+        })?
+        .map_err(|e| ApiError::bad_request(format!("game {number}: {e}")))?;
+    if game.ply_count() > MAX_PLIES {
+        return Err(ApiError::new(
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "{} plies: at most {MAX_PLIES} per request",
+                game.ply_count()
+            ),
+        ));
+    }
+    Ok((game, count))
+}
+
+/// The position of `game` after `ply` plies (the end when `None`).
+pub fn record_position(game: &Game, ply: Option<usize>) -> Result<Position, ApiError> {
+    let n = game.ply_count();
+    let ply = ply.unwrap_or(n);
+    if ply > n {
+        return Err(ApiError::bad_request(format!(
+            "ply {ply}: the game has {n} plies"
+        )));
+    }
+    game.position_at(ply)
+        .ok_or_else(|| ApiError::bad_request("the main line has an illegal move"))
+}
