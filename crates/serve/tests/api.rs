@@ -127,8 +127,16 @@ fn judge_refuses_bad_games_naming_the_ply() {
     // Too many moves, too large a body.
     let many = vec!["h2e2"; params::MAX_PLIES + 1].join(" ");
     assert_refused(&post(&s, "/api/judge", json!({"moves": many})), 413);
-    let huge = vec![b' '; params::MAX_BODY_BYTES + 1];
-    assert_refused(&post_bytes(&s, "/api/judge", "text/plain", &huge), 413);
+    // A body declared larger than the limit is refused before it is read.
+    let mut t = TcpStream::connect(s.addr()).unwrap();
+    let head = format!(
+        "POST /api/judge HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n",
+        params::MAX_BODY_BYTES + 1
+    );
+    t.write_all(head.as_bytes()).unwrap();
+    let answer = read_to_close(&mut t);
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("{\"error\":"), "{answer}");
     assert_alive(&s);
 }
 
