@@ -69,16 +69,23 @@ fn convert_records() {
                1. h2e2 *\n";
     std::fs::write(&input, chuhan_engine::notation::charset::encode_gbk(pgn)).unwrap();
     let out = temp("out.pgn");
-    let o = chuhan(&[
-        "convert",
-        "--pgn",
-        input.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--format",
-        "wxf",
-    ]);
-    // One broken game of three: the others are written, the exit code says so.
+    let convert = |strict: bool| {
+        let mut args = vec![
+            "convert",
+            "--pgn",
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--format",
+            "wxf",
+        ];
+        if strict {
+            args.push("--strict");
+        }
+        chuhan(&args)
+    };
+    // Strict: one broken game of three; the others are written, the exit code says so.
+    let o = convert(true);
     assert_eq!(
         o.status.code(),
         Some(1),
@@ -86,11 +93,24 @@ fn convert_records() {
         String::from_utf8_lossy(&o.stderr)
     );
     let written = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(
+        chuhan_engine::notation::pgn::read(&written).unwrap().len(),
+        2
+    );
+    // Lenient (the default): the broken game keeps its valid prefix, with a warning
+    // naming the game and the ply.
+    let o = convert(false);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("game 2: ply 3:"), "{err}");
+    assert!(err.contains("kept up to ply 2"), "{err}");
+    let written = std::fs::read_to_string(&out).unwrap();
     assert!(written.contains("[Format \"WXF\"]"));
     assert!(written.contains("1. C2.5 H8+7 {評注}"), "{written}");
     assert!(written.contains("[Red \"甲\"]"));
     let games = chuhan_engine::notation::pgn::read(&written).unwrap();
-    assert_eq!(games.len(), 2);
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[1].ply_count(), 2);
     // GBK output for older tools, to standard output.
     let o = chuhan(&["convert", "--pgn", out.to_str().unwrap(), "--gbk"]);
     assert!(o.status.success());

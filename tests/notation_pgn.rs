@@ -401,3 +401,75 @@ proptest! {
         }
     }
 }
+
+/// What xqbase appends to a downloaded game: a rule of `=` and its site's notice,
+/// in GBK. It is skipped with a note, and the game is read.
+#[test]
+fn xqbase_footer_is_skipped_with_a_note() {
+    use chuhan_engine::core::Validation;
+    use chuhan_engine::notation::{Warning, charset, record};
+    let text = "[Game \"Chinese Chess\"]\n[Result \"1-0\"]\n1. 炮二平五 馬８進７ 1-0\n\
+                ======================\n欢迎访问《象棋百科全书网》 www.xqbase.com\n\
+                [Game \"Chinese Chess\"]\n1. h2e2 *\n";
+    let bytes = charset::encode_gbk(text);
+    for validation in [Validation::Strict, Validation::Lenient] {
+        let games = record::read_all_with(&bytes, validation);
+        assert_eq!(games.len(), 2, "{validation:?}: {games:?}");
+        let first = games[0].as_ref().unwrap();
+        assert_eq!(first.ply_count(), 2);
+        assert_eq!(
+            first.warnings,
+            [Warning::Skipped {
+                line: 4,
+                text: "======================".into()
+            }]
+        );
+        assert_eq!(games[1].as_ref().unwrap().ply_count(), 1);
+    }
+    // Text before the first game is still read as a game, so that a broken first
+    // move is reported as one.
+    let games = pgn::read_all("h2e3 h9g7 *\n");
+    assert!(games[0].is_err());
+}
+
+/// A lenient reading keeps a line up to a move that cannot be played, in the main
+/// line and in a variation; a strict one refuses the game.
+#[test]
+fn bad_moves_keep_the_valid_prefix_when_lenient() {
+    use chuhan_engine::core::Validation;
+    use chuhan_engine::notation::Warning;
+    let text = "1. h2e2 (1. c3c4 c6c5 2. c4c6 g6g5) h9g7 2. h0g2 i9i5 3. i0h0 *\n";
+    assert!(pgn::read_all_with(text, Validation::Strict)[0].is_err());
+    let games = pgn::read_all_with(text, Validation::Lenient);
+    let g = games[0].as_ref().unwrap();
+    let moves: Vec<String> = g.moves().iter().map(|m| m.to_string()).collect();
+    assert_eq!(moves, ["h2e2", "h9g7", "h0g2"]);
+    let var = &g.line.nodes[0].variations[0];
+    assert_eq!(var.nodes.len(), 2, "the variation keeps c3c4 c6c5");
+    assert!(matches!(
+        g.warnings[..],
+        [
+            Warning::BadMove {
+                ply: 3,
+                variation: true,
+                ..
+            },
+            Warning::BadMove {
+                ply: 4,
+                variation: false,
+                ..
+            }
+        ]
+    ));
+    // A variation whose first move is bad is dropped, the game goes on.
+    let games = pgn::read_all_with("1. h2e2 (1. h2h8) h9g7 *", Validation::Lenient);
+    let g = games[0].as_ref().unwrap();
+    assert_eq!(g.ply_count(), 2);
+    assert!(g.line.nodes[0].variations.is_empty());
+    // A composed [FEN] is kept with a note, refused when strict.
+    let composed = "[FEN \"4k4/9/9/9/9/9/9/9/4P4/3K5 w - - 0 1\"]\n1. e1e2 *\n";
+    assert!(pgn::read_all_with(composed, Validation::Strict)[0].is_err());
+    let games = pgn::read_all_with(composed, Validation::Lenient);
+    let g = games[0].as_ref().unwrap();
+    assert!(matches!(g.warnings[..], [Warning::Position(_)]));
+}

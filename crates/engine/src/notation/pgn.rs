@@ -20,8 +20,14 @@
 //! (`12.`, `12...`, also glued to the move: `1.炮二平五`) skipped; each move is
 //! recognised on its own as ICCS, WXF or Chinese, whatever `[Format]` says, so mixed
 //! or mislabelled files read too. A result (`1-0`, `0-1`, `1/2-1/2`, `*`) or the next
-//! tag ends a game. Decode bytes with [`super::charset::decode`] first (UTF-8 or
-//! GBK).
+//! tag ends a game. Text after a game that is not PGN (the footer xqbase appends,
+//! a site's notice) is skipped up to the next tag, with a [`Warning::Skipped`] on
+//! the game before it. Decode bytes with [`super::charset::decode`] first (UTF-8 or GBK).
+//!
+//! A lenient reading ([`read_all_with`], [`Validation::Lenient`]) keeps a line up
+//! to a move that cannot be played (a [`Warning::BadMove`]; the rest of the line,
+//! or of the variation, is skipped) and a composed `[FEN]` position (a
+//! [`Warning::Position`]); a strict one refuses the game.
 //!
 //! Writing: the tags, then the moves in the chosen notation (ICCS in the `H2-E2`
 //! style, with `[Format "ICCS"]`; WXF with `[Format "WXF"]`; Chinese without a
@@ -30,8 +36,9 @@
 
 use super::game::{Game, Line, Node};
 use super::move_error::MoveError;
+use super::warning::Warning;
 use super::{IccsStyle, Notation, Script};
-use crate::core::{Color, FenError, GameResult, Position};
+use crate::core::{Color, FenError, GameResult, Position, Validation};
 use std::fmt;
 use std::fmt::Write as _;
 
@@ -292,6 +299,9 @@ struct Parser {
     toks: Vec<Token>,
     at: usize,
     game: usize,
+    validation: Validation,
+    /// The warnings of the game being read.
+    warnings: Vec<Warning>,
 }
 
 impl Parser {
@@ -333,6 +343,7 @@ impl Parser {
     }
 
     fn game(&mut self) -> Result<Game, PgnError> {
+        self.warnings.clear();
         let mut tags = Vec::new();
         let mut fen = None;
         let mut tag_result = None;
@@ -365,11 +376,17 @@ impl Parser {
         let start = match fen {
             None => Position::startpos(),
             Some((f, _)) if f.trim().is_empty() => Position::startpos(),
-            Some((f, line)) => Position::from_fen(&f).map_err(|e| PgnError {
-                game: self.game,
-                line,
-                kind: PgnErrorKind::BadFen(e),
-            })?,
+            Some((f, line)) => {
+                let (pos, notes) =
+                    Position::from_fen_with(&f, self.validation).map_err(|e| PgnError {
+                        game: self.game,
+                        line,
+                        kind: PgnErrorKind::BadFen(e),
+                    })?;
+                self.warnings
+                    .extend(notes.into_iter().map(Warning::Position));
+                pos
+            }
         };
         let mut game = Game::new(start);
         game.tags = tags;
@@ -383,7 +400,64 @@ impl Parser {
             }
             _ => tag_result.flatten(),
         };
+        game.warnings = std::mem::take(&mut self.warnings);
         Ok(game)
+    }
+
+    /// Whether the tokens from here to the next tag are text that is not PGN: no
+    /// tag, and the first word that is not a move number is not a move from the
+    /// start position (`======`, a site's notice).
+    fn at_junk(&self) -> bool {
+        let start = Position::startpos();
+        for t in &self.toks[self.at..] {
+            match &t.tok {
+                Tok::Tag(..) | Tok::BadTag | Tok::Result(_) => return false,
+                Tok::Word(w) => {
+                    let w = w.trim_end_matches(['!', '?']);
+                    if w.is_empty() || is_move_number(w) {
+                        continue;
+                    }
+                    return super::parse_move(&start, strip_move_number(w)).is_err();
+                }
+                _ => return true,
+            }
+        }
+        false
+    }
+
+    /// Skips to the next tag (or the end of the text); returns the line where the
+    /// skipped text began.
+    fn skip_junk(&mut self) -> usize {
+        let line = self.line();
+        while !matches!(self.peek(), None | Some(Tok::Tag(..) | Tok::BadTag)) {
+            self.at += 1;
+        }
+        line
+    }
+
+    /// After a move that cannot be played (lenient reading): skips the rest of the
+    /// line, up to the game's end at `depth` 0, or past the `)` that closes the
+    /// variation otherwise.
+    fn skip_rest_of_line(&mut self, depth: usize) -> Result<(), PgnError> {
+        let mut nested = 0usize;
+        loop {
+            match self.peek() {
+                None | Some(Tok::Tag(..) | Tok::BadTag | Tok::Result(_)) => {
+                    if depth > 0 {
+                        return Err(self.err(PgnErrorKind::UnbalancedVariation));
+                    }
+                    return Ok(());
+                }
+                Some(Tok::Open) => nested += 1,
+                Some(Tok::Close) if depth > 0 && nested == 0 => {
+                    self.at += 1;
+                    return Ok(());
+                }
+                Some(Tok::Close) => nested = nested.saturating_sub(1),
+                _ => {}
+            }
+            self.at += 1;
+        }
     }
 
     /// Reads moves until the line ends (a result, a tag, the end of the text, or a
@@ -446,7 +520,10 @@ impl Parser {
                     let var = self.line_of_moves(pos, depth + 1);
                     pos.make_move(last);
                     let var = var?;
-                    if let Some(n) = line.nodes.last_mut() {
+                    // A variation whose first move could not be played (lenient
+                    // reading) is dropped; its warning says so.
+                    let empty = var.nodes.is_empty() && var.comment.is_none();
+                    if let Some(n) = line.nodes.last_mut().filter(|_| !empty) {
                         n.variations.push(var);
                     }
                 }
@@ -454,9 +531,24 @@ impl Parser {
                     let w = w.clone();
                     let line_no = self.line();
                     self.at += 1;
-                    if let Some(mv) = self.word_move(pos, &w, line_no)? {
-                        pos.make_move(mv);
-                        line.nodes.push(Node::new(mv));
+                    match self.word_move(pos, &w, line_no) {
+                        Ok(Some(mv)) => {
+                            pos.make_move(mv);
+                            line.nodes.push(Node::new(mv));
+                        }
+                        Ok(None) => {}
+                        Err(PgnError {
+                            kind: PgnErrorKind::BadMove { error, .. },
+                            ..
+                        }) if self.validation == Validation::Lenient => {
+                            self.warnings.push(Warning::BadMove {
+                                ply: pos.game_ply() + 1,
+                                variation: depth > 0,
+                                why: error.to_string(),
+                            });
+                            return self.skip_rest_of_line(depth);
+                        }
+                        Err(e) => return Err(e),
                     }
                 }
             }
@@ -529,16 +621,49 @@ fn strip_move_number(w: &str) -> &str {
     }
 }
 
-/// Reads every game of a PGN text; a broken game gives an error in its place and
-/// reading goes on with the next one.
+/// Reads every game of a PGN text strictly ([`read_all_with`] and
+/// [`Validation::Strict`]).
 pub fn read_all(text: &str) -> Vec<Result<Game, PgnError>> {
+    read_all_with(text, Validation::Strict)
+}
+
+/// Reads every game of a PGN text; a broken game gives an error in its place and
+/// reading goes on with the next one. Text between games that is not PGN is
+/// skipped with a [`Warning::Skipped`]; `validation` says whether a move that
+/// cannot be played and a composed `[FEN]` are kept with a warning or refused.
+///
+/// ```
+/// use chuhan_engine::core::Validation;
+/// use chuhan_engine::notation::{pgn, Warning};
+/// let text = "[Game \"Chinese Chess\"]\n1. h2e2 h9g7 2. h0g2 a0a5 1-0\n\
+///             ======================\n欢迎访问象棋百科全书网站\n";
+/// let games = pgn::read_all_with(text, Validation::Lenient);
+/// let game = games[0].as_ref().unwrap();
+/// assert_eq!(game.ply_count(), 3);
+/// assert!(matches!(game.warnings[0], Warning::BadMove { ply: 4, .. }));
+/// assert!(matches!(game.warnings[1], Warning::Skipped { line: 3, .. }));
+/// assert!(pgn::read_all_with(text, Validation::Strict)[0].is_err());
+/// ```
+pub fn read_all_with(text: &str, validation: Validation) -> Vec<Result<Game, PgnError>> {
     let mut p = Parser {
         toks: lex(text),
         at: 0,
         game: 0,
+        validation,
+        warnings: Vec::new(),
     };
-    let mut out = Vec::new();
+    let mut out: Vec<Result<Game, PgnError>> = Vec::new();
     while p.at < p.toks.len() {
+        // Text after a game that is not PGN; text before the first game is read as
+        // a game, so that a broken first move is reported as one.
+        if !out.is_empty() && p.at_junk() {
+            let line = p.skip_junk();
+            let text = text.lines().nth(line - 1).unwrap_or("").trim().to_string();
+            if let Some(Ok(g)) = out.last_mut() {
+                g.warnings.push(Warning::Skipped { line, text });
+            }
+            continue;
+        }
         p.game += 1;
         let before = p.at;
         match p.game() {

@@ -91,7 +91,7 @@ pub fn read_all(bytes: &[u8]) -> Vec<Result<Game, RecordError>> {
 
 /// Reads every game of a record; a broken game of a PGN file or a CCBridge library
 /// gives an error in its place and reading goes on. [`Validation::Lenient`] keeps
-/// the part of a binary record (XQF, CCBridge) before a move that cannot be played
+/// the part of a record (PGN, XQF, CCBridge) before a move that cannot be played
 /// or a cut record, and composed start positions, each with a warning in
 /// [`Game::warnings`]; [`Validation::Strict`] refuses them.
 pub fn read_all_with(bytes: &[u8], validation: Validation) -> Vec<Result<Game, RecordError>> {
@@ -101,7 +101,7 @@ pub fn read_all_with(bytes: &[u8], validation: Validation) -> Vec<Result<Game, R
             .into_iter()
             .map(|r| r.map_err(RecordError::Ccbridge))
             .collect(),
-        RecordKind::Pgn => pgn::read_all(&decode(bytes).0)
+        RecordKind::Pgn => pgn::read_all_with(&decode(bytes).0, validation)
             .into_iter()
             .map(|r| r.map_err(RecordError::Pgn))
             .collect(),
