@@ -255,10 +255,12 @@ fn build(files: &[PathBuf], out: &Path, options: BuildOptions) -> Result<(), Str
     let mut builder = BookBuilder::new(options);
     let mut progress = Progress::new();
     let mut problems = 0usize;
+    let mut warned = 0usize;
+    let mut shown = 0usize;
     let mut done = 0u64;
-    let mut report = |msg: String| {
-        problems += 1;
-        if problems <= SHOWN_PROBLEMS {
+    let mut show = |msg: String| {
+        shown += 1;
+        if shown <= SHOWN_PROBLEMS {
             eprintln!("warning: {msg}");
         }
     };
@@ -274,13 +276,24 @@ fn build(files: &[PathBuf], out: &Path, options: BuildOptions) -> Result<(), Str
         let items = format.read(&data);
         let n = items.len().max(1);
         for (i, item) in items.iter().enumerate() {
+            let place = format!("{}{}", file.display(), item.place);
             match &item.game {
-                Ok(game) => {
-                    if let Err(e) = builder.add_game(game) {
-                        report(format!("{}{}: {e}", file.display(), item.place));
+                Ok(game) => match builder.add_game(game) {
+                    Ok(()) => {
+                        warned += usize::from(!item.warnings.is_empty());
+                        for w in &item.warnings {
+                            show(format!("{place}: {w}"));
+                        }
                     }
+                    Err(e) => {
+                        problems += 1;
+                        show(format!("{place}: {e}"));
+                    }
+                },
+                Err(e) => {
+                    problems += 1;
+                    show(format!("{place}: {e}"));
                 }
-                Err(e) => report(format!("{}{}: {e}", file.display(), item.place)),
             }
             let fraction = (done as f64 + size as f64 * (i + 1) as f64 / n as f64) / total as f64;
             progress.show(fraction, builder.games(), false);
@@ -289,14 +302,14 @@ fn build(files: &[PathBuf], out: &Path, options: BuildOptions) -> Result<(), Str
     }
     progress.show(1.0, builder.games(), true);
     progress.finish();
-    if problems > SHOWN_PROBLEMS {
-        eprintln!("warning: ... and {} more", problems - SHOWN_PROBLEMS);
+    if shown > SHOWN_PROBLEMS {
+        eprintln!("warning: ... and {} more", shown - SHOWN_PROBLEMS);
     }
     let games = builder.games();
     let book = builder.finish();
     let size = write_book(&book, out)?;
     println!(
-        "{}: {games} games ({problems} with problems), {} moves in {} positions, {size} bytes",
+        "{}: {games} games ({problems} with problems, {warned} read with warnings), {} moves in {} positions, {size} bytes",
         out.display(),
         book.move_count(),
         book.position_count()
@@ -368,7 +381,8 @@ fn generate_book(options: &GenerateOptions, out: &Path) -> Result<(), String> {
 fn probe(files: &[PathBuf], fen: Option<&str>, moves: &[String]) -> Result<(), String> {
     let mut pos = match fen {
         None => Position::startpos(),
-        Some(f) => Position::from_fen(f).map_err(|e| e.to_string())?,
+        Some(f) => crate::position_arg::read(f, chuhan_engine::core::Validation::Lenient)
+            .map_err(|e| e.to_string())?,
     };
     for text in moves {
         let m: Move = text.parse().map_err(|e| format!("{e}"))?;

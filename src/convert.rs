@@ -44,7 +44,8 @@ pub struct ConvertArgs {
     #[arg(long)]
     pub no_variations: bool,
     /// Refuse a record with a move that cannot be played, a cut record or a
-    /// composed start position (default: keep what can be read, with a warning).
+    /// composed start position, and a composed `--fen` (default: keep what can be
+    /// read, with a warning).
     #[arg(long)]
     pub strict: bool,
 }
@@ -60,7 +61,7 @@ pub fn run(args: &ConvertArgs) -> ExitCode {
 fn convert_moves(args: &ConvertArgs) -> ExitCode {
     let mut pos = match &args.fen {
         None => Position::startpos(),
-        Some(f) => match Position::from_fen(f) {
+        Some(f) => match crate::position_arg::read(f, crate::records::validation(args.strict)) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("error: {e}");

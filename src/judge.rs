@@ -5,9 +5,9 @@
 //! of the side to move. The game comes from a FEN and moves, or from a record (PGN,
 //! XQF or move list, read by [`record::read_all`]); `--svg` draws the ruled cycle.
 
-use chuhan_engine::core::{Move, Position};
+use chuhan_engine::core::Position;
 use chuhan_engine::notation::diagram;
-use chuhan_engine::rules::{Judgement, RuleSet, judge, judge_position};
+use chuhan_engine::rules::{Judgement, RuleSet, judge_from, judge_position};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -27,8 +27,9 @@ pub struct JudgeArgs {
     #[arg(long, default_value_t = 1, requires = "pgn")]
     pub game: usize,
     /// Refuse a record with a move that cannot be played, a cut record or a
-    /// composed start position (default: keep what can be read, with a warning).
-    #[arg(long, requires = "pgn")]
+    /// composed start position, and a composed `--fen` (default: keep what can be
+    /// read, with a warning).
+    #[arg(long)]
     pub strict: bool,
     /// Rule set: cxa2011 (the Chinese Xiangqi Association's 2011 rules) or axf.
     #[arg(long, default_value_t = RuleSet::Cxa2011)]
@@ -63,20 +64,15 @@ impl Failure {
 fn load(args: &JudgeArgs) -> Result<(Position, Judgement), Failure> {
     let Some(path) = &args.pgn else {
         let moves: Vec<&str> = args.moves.split_whitespace().collect();
-        let j = judge(args.fen.as_deref(), &moves, args.rules).map_err(|e| Failure {
+        let start = match &args.fen {
+            None => Position::startpos(),
+            Some(f) => crate::position_arg::read(f, crate::records::validation(args.strict))
+                .map_err(|e| Failure::new(e.to_string()))?,
+        };
+        return judge_from(start, &moves, args.rules).map_err(|e| Failure {
             message: e.to_string(),
             ply: e.ply(),
-        })?;
-        let mut pos = match &args.fen {
-            None => Position::startpos(),
-            Some(f) => Position::from_fen(f).map_err(|e| Failure::new(e.to_string()))?,
-        };
-        for text in moves {
-            // `judge` has checked every move.
-            let m: Move = text.parse().map_err(|_| Failure::new(text.to_string()))?;
-            pos.make_move(m);
-        }
-        return Ok((pos, j));
+        });
     };
     let name = path.display();
     // Every game is read (a broken one elsewhere in the file does not matter).

@@ -12,6 +12,7 @@ mod hms;
 mod judge;
 mod r#match;
 mod perft;
+mod position_arg;
 mod records;
 mod serve;
 mod show;

@@ -24,7 +24,8 @@ pub struct PerftArgs {
 pub fn run(args: &PerftArgs) -> ExitCode {
     let pos = match &args.fen {
         None => Position::startpos(),
-        Some(fen) => match Position::from_fen(fen) {
+        Some(fen) => match crate::position_arg::read(fen, chuhan_engine::core::Validation::Lenient)
+        {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("error: {e}");

@@ -34,7 +34,8 @@ pub struct ShowArgs {
     #[arg(long, default_value_t = 1)]
     pub game: usize,
     /// Refuse a record with a move that cannot be played, a cut record or a
-    /// composed start position (default: keep what can be read, with a warning).
+    /// composed start position, and a composed FEN (default: keep what can be
+    /// read, with a warning).
     #[arg(long)]
     pub strict: bool,
     /// Ply of the game's main line to show (0 = start; default: the end).
@@ -62,7 +63,7 @@ pub struct ShowArgs {
 
 fn load(args: &ShowArgs) -> Result<(Position, Option<(Game, usize)>), String> {
     if let Some(f) = &args.fen {
-        return Position::from_fen(f)
+        return crate::position_arg::read(f, crate::records::validation(args.strict))
             .map(|p| (p, None))
             .map_err(|e| e.to_string());
     }
@@ -89,7 +90,7 @@ fn load(args: &ShowArgs) -> Result<(Position, Option<(Game, usize)>), String> {
         })?;
         return Ok((pos, Some((game, ply))));
     }
-    Position::from_fen(input)
+    crate::position_arg::read(input, crate::records::validation(args.strict))
         .map(|p| (p, None))
         .map_err(|e| format!("{e} (and no file named {input:?})"))
 }

@@ -565,7 +565,10 @@ fn cli_build_dump_compile_probe() {
     .unwrap();
     let (ok, out, err) = run(&["book", "build", "--from", "games.txt", "--out", "a.book"]);
     assert!(ok, "{err}");
-    assert!(out.contains("3 games (1 with problems)"), "{out}");
+    assert!(
+        out.contains("3 games (1 with problems, 0 read with warnings)"),
+        "{out}"
+    );
     assert!(err.contains("games.txt:4"), "{err}");
     let (ok, dump, _) = run(&["book", "dump", "a.book"]);
     assert!(ok);
@@ -603,13 +606,15 @@ fn cli_build_reads_pgn_and_xqf() {
     use std::process::Command;
     let dir = std::env::temp_dir().join(format!("chuhan-book-records-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    // Two PGN games, one in ICCS, one in WXF (C2.5 H8+7 = h2e2 h9g7), and a
-    // broken third; an XQF game opening c3c4 h9g7 that Black won.
+    // Two PGN games, one in ICCS, one in WXF (C2.5 H8+7 = h2e2 h9g7), a third
+    // with a move that cannot be played (its first move is kept, with a warning)
+    // and a broken fourth; an XQF game opening c3c4 h9g7 that Black won.
     std::fs::write(
         dir.join("games.pgn"),
         "[Event \"a\"]\n[Result \"1-0\"]\n1. h2e2 h9g7 2. h0g2 1-0\n\n\
          [Event \"b\"]\n[Format \"WXF\"]\n[Result \"1/2-1/2\"]\n1. C2.5 H8+7 1/2-1/2\n\n\
-         [Event \"c\"]\n[Result \"*\"]\n1. h2h9 h9h8 *\n",
+         [Event \"c\"]\n[Result \"*\"]\n1. h2h9 h9h8 *\n\n\
+         [Event \"d\"]\n[Result \"*\"]\n1. h2e2 {never closed *\n",
     )
     .unwrap();
     std::fs::write(dir.join("game.xqf"), spec_example()).unwrap();
@@ -632,8 +637,12 @@ fn cli_build_reads_pgn_and_xqf() {
         String::from_utf8_lossy(&out.stderr),
     );
     assert!(out.status.success(), "{stderr}");
-    assert!(stdout.contains("3 games (1 with problems)"), "{stdout}");
-    assert!(stderr.contains("games.pgn (game 3)"), "{stderr}");
+    assert!(
+        stdout.contains("4 games (1 with problems, 1 read with warnings)"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("games.pgn (game 3): ply 2:"), "{stderr}");
+    assert!(stderr.contains("games.pgn (game 4):"), "{stderr}");
     let book = chuhan_engine::book::Book::open(dir.join("r.book")).unwrap();
     let mut pos = Position::startpos();
     let at_start = book.probe(&pos);

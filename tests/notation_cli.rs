@@ -206,3 +206,45 @@ fn show_positions_and_records() {
         Some(2)
     );
 }
+
+/// A composed position (排局: Red's pawn behind its starting rank) is accepted by
+/// every command that takes a FEN, with a warning naming the piece; `--strict`
+/// refuses it.
+#[test]
+fn composed_positions_on_the_command_line() {
+    let fen = "4k4/9/9/9/9/9/9/9/4P4/3K5 w - - 0 1";
+    let warned = |o: &Output| {
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("warning: FEN: a composed position: red pawn on e1"),
+            "{err}"
+        );
+    };
+    let o = chuhan(&["perft", "2", "--fen", fen]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("Nodes searched: 7"), "{}", stdout(&o));
+    warned(&o);
+    let o = chuhan(&["judge", "--fen", fen, "--moves", "e1e2 e9e8"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("status: ongoing"), "{}", stdout(&o));
+    warned(&o);
+    let o = chuhan(&["show", "--color", "never", fen]);
+    assert!(o.status.success());
+    warned(&o);
+    let o = chuhan(&["convert", "--fen", fen, "--to", "wxf", "e1e2"]);
+    assert_eq!(stdout(&o).trim(), "P5+1");
+    warned(&o);
+    for args in [
+        &["judge", "--strict", "--fen", fen, "--moves", "e1e2"][..],
+        &["show", "--strict", "--fen", fen],
+        &["convert", "--strict", "--fen", fen, "e1e2"],
+    ] {
+        let o = chuhan(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr)
+                .contains("red pawn on e1, a point it can never reach"),
+            "{args:?}"
+        );
+    }
+}

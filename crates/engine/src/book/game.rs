@@ -70,6 +70,9 @@ pub struct RecordItem {
     pub place: Place,
     /// The game.
     pub game: Result<Game, RecordError>,
+    /// What the lenient reading of the record let pass (a line kept up to a move
+    /// that cannot be played, a composed start position, skipped text).
+    pub warnings: Vec<notation::Warning>,
 }
 
 /// A game-record file format the builder reads.
@@ -141,6 +144,7 @@ impl RecordFormat {
                         .map(|game| RecordItem {
                             place: Place::Line(i + 1),
                             game: game.map_err(RecordError::MoveList),
+                            warnings: Vec::new(),
                         })
                 })
                 .collect(),
@@ -148,9 +152,13 @@ impl RecordFormat {
                 notation::record::read_all(data)
                     .into_iter()
                     .enumerate()
-                    .map(|(i, game)| RecordItem {
-                        place: Place::Game(i + 1),
-                        game: game.map(from_record).map_err(RecordError::Record),
+                    .map(|(i, game)| {
+                        let warnings = game.as_ref().map_or(Vec::new(), |g| g.warnings.clone());
+                        RecordItem {
+                            place: Place::Game(i + 1),
+                            game: game.map(from_record).map_err(RecordError::Record),
+                            warnings,
+                        }
                     })
                     .collect()
             }

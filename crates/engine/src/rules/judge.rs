@@ -173,10 +173,33 @@ pub fn judge<S: AsRef<str>>(
     moves: &[S],
     rules: RuleSet,
 ) -> Result<Judgement, JudgeError> {
-    let mut pos = match fen {
+    let start = match fen {
         None => Position::startpos(),
         Some(f) => Position::from_fen(f).map_err(JudgeError::Fen)?,
     };
+    judge_from(start, moves, rules).map(|(_, j)| j)
+}
+
+/// Plays `moves` (ICCS) from `start` and judges the game: the final position (its
+/// history is the game) and the ruling. For a start position read otherwise than
+/// strictly from FEN (a composed position, [`Position::from_fen_with`]).
+///
+/// ```
+/// use chuhan_engine::core::{Position, Validation};
+/// use chuhan_engine::rules::{judge_from, RuleSet};
+/// // A composed position: Red's pawn behind its starting rank.
+/// let fen = "4k4/9/9/9/9/9/9/9/4P4/3K5 w - - 0 1";
+/// let (start, _) = Position::from_fen_with(fen, Validation::Lenient).unwrap();
+/// let (pos, j) = judge_from(start, &["e1e2", "e9e8"], RuleSet::Axf).unwrap();
+/// assert_eq!(pos.game_ply(), 2);
+/// assert_eq!(j.status.name(), "ongoing");
+/// ```
+pub fn judge_from<S: AsRef<str>>(
+    start: Position,
+    moves: &[S],
+    rules: RuleSet,
+) -> Result<(Position, Judgement), JudgeError> {
+    let mut pos = start;
     for (i, text) in moves.iter().enumerate() {
         let text = text.as_ref();
         let m: Move = text.parse().map_err(|_| JudgeError::Syntax {
@@ -188,7 +211,8 @@ pub fn judge<S: AsRef<str>>(
         }
         pos.make_move(m);
     }
-    Ok(judge_position(&pos, rules))
+    let j = judge_position(&pos, rules);
+    Ok((pos, j))
 }
 
 /// Judges the game held in `pos` (its history is the game).

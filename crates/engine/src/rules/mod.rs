@@ -114,7 +114,7 @@ pub mod verdict;
 
 pub use classify::{ClassCache, Label, MoveClass, classify};
 pub use cycle::Cycle;
-pub use judge::{JudgeError, Judgement, judge, judge_position, move_verdicts};
+pub use judge::{JudgeError, Judgement, judge, judge_from, judge_position, move_verdicts};
 pub use policy::Policy;
 pub use repetition::{Analysis, MoveRuling, Repetition, forbidden_moves, repetition};
 pub use ruleset::{ParseRuleSetError, RuleSet};
