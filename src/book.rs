@@ -246,11 +246,15 @@ impl Progress {
 
 fn build(files: &[PathBuf], out: &Path, options: BuildOptions) -> Result<(), String> {
     const SHOWN_PROBLEMS: usize = 20;
+    crate::output::check_writable(out)?;
     let sizes: Vec<u64> = files
         .iter()
-        .map(|f| std::fs::metadata(f).map(|m| m.len().max(1)))
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("{e}"))?;
+        .map(|f| {
+            std::fs::metadata(f)
+                .map(|m| m.len().max(1))
+                .map_err(|e| format!("{}: {e}", f.display()))
+        })
+        .collect::<Result<_, _>>()?;
     let total: u64 = sizes.iter().sum();
     let mut builder = BookBuilder::new(options);
     let mut progress = Progress::new();
@@ -318,6 +322,7 @@ fn build(files: &[PathBuf], out: &Path, options: BuildOptions) -> Result<(), Str
 }
 
 fn generate_book(options: &GenerateOptions, out: &Path) -> Result<(), String> {
+    crate::output::check_writable(out)?;
     let started = Instant::now();
     let terminal = std::io::stderr().is_terminal();
     let mut last: Option<Instant> = None;

@@ -28,6 +28,9 @@ pub struct ConvertArgs {
     /// A record to convert (PGN, XQF, CCBridge or a move list) instead of moves.
     #[arg(long, value_name = "IN")]
     pub pgn: Option<PathBuf>,
+    /// Convert only this game of a multi-game record (1 = the first; default: all).
+    #[arg(long, requires = "pgn")]
+    pub game: Option<usize>,
     /// Where to write the converted PGN (default or `-`: standard output).
     #[arg(long, value_name = "OUT")]
     pub out: Option<PathBuf>,
@@ -116,6 +119,19 @@ fn convert_record(args: &ConvertArgs, path: &Path) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(n) = args.game {
+        return match crate::records::pick(path, read, n) {
+            Ok(game) => write_games(args, &[game], 0),
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    if read.is_empty() {
+        eprintln!("error: {}: no game in the file", path.display());
+        return ExitCode::from(2);
+    }
     let mut games = Vec::new();
     let mut failed = 0;
     for (i, r) in read.into_iter().enumerate() {
@@ -128,11 +144,14 @@ fn convert_record(args: &ConvertArgs, path: &Path) -> ExitCode {
         }
     }
     if games.is_empty() {
-        if failed == 0 {
-            eprintln!("error: {}: no game found", path.display());
-        }
         return ExitCode::from(2);
     }
+    write_games(args, &games, failed)
+}
+
+/// Writes `games` as PGN where `--out` says; `failed` games of the record could
+/// not be read (exit status 1 when there are any).
+fn write_games(args: &ConvertArgs, games: &[notation::Game], failed: usize) -> ExitCode {
     let opts = WriteOptions {
         notation: args
             .format
@@ -141,7 +160,7 @@ fn convert_record(args: &ConvertArgs, path: &Path) -> ExitCode {
         comments: !args.no_comments,
         variations: !args.no_variations,
     };
-    let text = match pgn::write_all(&games, &opts) {
+    let text = match pgn::write_all(games, &opts) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
@@ -158,7 +177,10 @@ fn convert_record(args: &ConvertArgs, path: &Path) -> ExitCode {
         _ => std::io::stdout().lock().write_all(&bytes),
     };
     if let Err(e) = written {
-        eprintln!("error: writing the PGN: {e}");
+        match &args.out {
+            Some(p) if p.as_os_str() != "-" => eprintln!("error: {}: {e}", p.display()),
+            _ => eprintln!("error: standard output: {e}"),
+        }
         return ExitCode::from(2);
     }
     eprintln!(

@@ -74,20 +74,11 @@ fn load(args: &JudgeArgs) -> Result<(Position, Judgement), Failure> {
             ply: e.ply(),
         });
     };
-    let name = path.display();
     // Every game is read (a broken one elsewhere in the file does not matter).
     let games = crate::records::read(path, crate::records::validation(args.strict))
         .map_err(Failure::new)?;
-    let n = games.len();
-    let game = games
-        .into_iter()
-        .nth(args.game.saturating_sub(1))
-        .filter(|_| args.game >= 1)
-        .ok_or_else(|| Failure::new(format!("{name}: has {n} game(s), no game {}", args.game)))?
-        .map_err(|e| Failure::new(format!("{name}: {e}")))?;
-    let pos = game
-        .position_at(game.ply_count())
-        .ok_or_else(|| Failure::new(format!("{name}: the main line has an illegal move")))?;
+    let game = crate::records::pick(path, games, args.game).map_err(Failure::new)?;
+    let pos = crate::records::position_at(path, &game, game.ply_count()).map_err(Failure::new)?;
     let j = judge_position(&pos, args.rules);
     Ok((pos, j))
 }

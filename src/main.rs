@@ -11,6 +11,7 @@ mod datagen;
 mod hms;
 mod judge;
 mod r#match;
+mod output;
 mod perft;
 mod position_arg;
 mod records;

@@ -3,7 +3,7 @@
 //! recognised by [`record::read_all_with`] (PGN, XQF, CCBridge, move lists), and
 //! each game's warnings printed on standard error, naming the file and the game.
 
-use chuhan_engine::core::Validation;
+use chuhan_engine::core::{Position, Validation};
 use chuhan_engine::data_file::{self, MAX_RECORD_BYTES};
 use chuhan_engine::notation::Game;
 use chuhan_engine::notation::record::{self, RecordError};
@@ -35,4 +35,36 @@ pub fn read(path: &Path, validation: Validation) -> Result<Vec<Result<Game, Reco
         }
     }
     Ok(games)
+}
+
+/// Game `n` (1 = the first) of the games read from `path`: what `--game` selects
+/// in `show`, `judge` and `convert`, with the same errors everywhere (a file with
+/// no game, a number outside the file's range, a game that could not be read).
+pub fn pick(path: &Path, games: Vec<Result<Game, RecordError>>, n: usize) -> Result<Game, String> {
+    let count = games.len();
+    if count == 0 {
+        return Err(format!("{}: no game in the file", path.display()));
+    }
+    games
+        .into_iter()
+        .nth(n.wrapping_sub(1))
+        .ok_or_else(|| {
+            format!(
+                "{}: --game {n} is out of range: the file has {count} game(s), numbered 1 to {count}",
+                path.display()
+            )
+        })?
+        .map_err(|e| format!("{}: game {n}: {e}", path.display()))
+}
+
+/// The position after `ply` plies of `game`'s main line (`--ply` in `show`); the
+/// error names the range.
+pub fn position_at(path: &Path, game: &Game, ply: usize) -> Result<Position, String> {
+    let plies = game.ply_count();
+    game.position_at(ply).ok_or_else(|| {
+        format!(
+            "{}: --ply {ply} is out of range: the game has {plies} plies, 0 (the start) to {plies}",
+            path.display()
+        )
+    })
 }

@@ -73,21 +73,11 @@ fn load(args: &ShowArgs) -> Result<(Position, Option<(Game, usize)>), String> {
         return Ok((Position::startpos(), None));
     }
     if args.input.len() == 1 && Path::new(input).is_file() {
-        let games =
-            crate::records::read(Path::new(input), crate::records::validation(args.strict))?;
-        let n = games.len();
-        let game = games
-            .into_iter()
-            .nth(args.game.saturating_sub(1))
-            .ok_or_else(|| format!("{input}: has {n} game(s), no game {}", args.game))?
-            .map_err(|e| format!("{input}: {e}"))?;
+        let path = Path::new(input);
+        let games = crate::records::read(path, crate::records::validation(args.strict))?;
+        let game = crate::records::pick(path, games, args.game)?;
         let ply = args.ply.unwrap_or(game.ply_count());
-        let pos = game.position_at(ply).ok_or_else(|| {
-            format!(
-                "{input}: ply {ply} is past the end of the game ({} plies)",
-                game.ply_count()
-            )
-        })?;
+        let pos = crate::records::position_at(path, &game, ply)?;
         return Ok((pos, Some((game, ply))));
     }
     crate::position_arg::read(input, crate::records::validation(args.strict))

@@ -57,6 +57,10 @@ pub fn run(args: &SuiteArgs) -> ExitCode {
         max_walks: args.max_walks,
         ..SuiteConfig::default()
     };
+    if let Some(Err(e)) = args.out.as_deref().map(crate::output::check_writable) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     let result = suite::generate(&cfg, |p| {
         let Progress::Walk { walks, kept, line } = p;
         if let Some(l) = line {
@@ -101,7 +105,10 @@ pub fn run(args: &SuiteArgs) -> ExitCode {
         None => std::io::stdout().write_all(text.as_bytes()),
     };
     if let Err(e) = written {
-        eprintln!("error: {e}");
+        match &args.out {
+            Some(path) => eprintln!("error: {}: {e}", path.display()),
+            None => eprintln!("error: standard output: {e}"),
+        }
         return ExitCode::from(2);
     }
     if lines.len() < cfg.count {

@@ -67,6 +67,12 @@ pub struct TuneArgs {
 
 /// Loads the games, fits the scale, tunes and prints (or writes) the result.
 pub fn run(args: &TuneArgs) -> ExitCode {
+    for path in args.export.iter().chain(&args.update) {
+        if let Err(e) = crate::output::check_writable(path) {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    }
     let Some((games, samples)) = load(&args.games, args.skip_plies) else {
         return ExitCode::from(2);
     };

@@ -248,3 +248,104 @@ fn composed_positions_on_the_command_line() {
         );
     }
 }
+
+/// `--game` means the same in `show`, `judge` and `convert`: numbered from 1,
+/// errors that name the file's range, exit status 2; an empty file holds no game.
+#[test]
+fn game_numbers_and_ranges_are_the_same_everywhere() {
+    let two = temp("two.pgn");
+    std::fs::write(&two, "1. h2e2 h9g7 *\n\n[Event \"b\"]\n1. c3c4 *\n").unwrap();
+    let two = two.to_str().unwrap();
+    let commands = |file: &str, game: &str| -> Vec<Vec<String>> {
+        [
+            vec!["show", "--color", "never", "--game", game, file],
+            vec!["judge", "--pgn", file, "--game", game],
+            vec!["convert", "--pgn", file, "--game", game],
+        ]
+        .into_iter()
+        .map(|v| v.into_iter().map(String::from).collect())
+        .collect()
+    };
+    for game in ["0", "3"] {
+        for args in commands(two, game) {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let o = chuhan(&args);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+            assert!(
+                err.contains(&format!(
+                    "--game {game} is out of range: the file has 2 game(s), numbered 1 to 2"
+                )),
+                "{args:?}: {err}"
+            );
+        }
+    }
+    for args in commands(two, "2") {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = chuhan(&args);
+        assert!(o.status.success(), "{args:?}");
+    }
+    let o = chuhan(&["convert", "--pgn", two, "--game", "2", "--to", "iccs"]);
+    assert!(stdout(&o).contains("C3-C4"), "{}", stdout(&o));
+    assert!(!stdout(&o).contains("H2-E2"), "{}", stdout(&o));
+    // An empty (or blank) file is no game, not one empty game.
+    let empty = temp("empty.pgn");
+    std::fs::write(&empty, " \n\n").unwrap();
+    let empty = empty.to_str().unwrap();
+    for args in commands(empty, "1") {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = chuhan(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("no game in the file"), "{args:?}: {err}");
+    }
+    let o = chuhan(&["convert", "--pgn", empty]);
+    assert_eq!(o.status.code(), Some(2));
+    // --ply names its range too.
+    let o = chuhan(&["show", "--ply", "9", two]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("--ply 9 is out of range: the game has 2 plies, 0 (the start) to 2"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Commands that work long before they write check the output path first.
+#[test]
+fn output_paths_are_checked_before_the_work() {
+    let missing = temp("no-such-dir").join("x.book");
+    let missing = missing.to_str().unwrap();
+    let o = chuhan(&[
+        "book", "generate", "--plies", "2", "--depth", "6", "--out", missing,
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("{missing}: cannot be written")),
+        "{err}"
+    );
+    assert!(!err.contains("ply 1:"), "it searched before failing: {err}");
+    let games = temp("games.txt");
+    std::fs::write(&games, "h2e2 h9g7 1-0\n").unwrap();
+    let o = chuhan(&[
+        "book",
+        "build",
+        "--from",
+        games.to_str().unwrap(),
+        "--out",
+        missing,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains(missing));
+    let o = chuhan(&[
+        "book",
+        "build",
+        "--from",
+        "/nonexistent/g.pgn",
+        "--out",
+        "x",
+    ]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent/g.pgn"));
+}

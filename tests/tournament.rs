@@ -553,6 +553,32 @@ fn knockout_final_uses_the_faster_control_after_two_games() {
     );
 }
 
+/// An output that cannot be written stops the event when it is opened, before
+/// its first game, and the error names the file.
+#[test]
+fn an_unwritable_output_is_found_before_any_game() {
+    let d = dir("unwritable");
+    let mut c = config(&d, &["E1", "E2"], r#"{"type": "round_robin"}"#, "");
+    // A directory where the PGN file should be.
+    let pgn = d.join("event.pgn");
+    std::fs::create_dir_all(&pgn).unwrap();
+    c.output.pgn = Some(pgn.clone());
+    match Runner::open(c.clone()) {
+        Err(e @ RunError::Output(..)) => {
+            assert!(e.to_string().contains(&pgn.display().to_string()), "{e}")
+        }
+        Err(other) => panic!("{other}"),
+        Ok(_) => panic!("the event opened with an unwritable PGN path"),
+    }
+    // Nothing was played: the results file holds only the event's header.
+    let results = std::fs::read_to_string(d.join("results.jsonl")).unwrap();
+    assert_eq!(results.lines().count(), 1, "{results}");
+    std::fs::remove_dir(&pgn).unwrap();
+    let e = run_to_end(&c, 1);
+    assert_eq!(e.games().count(), 1);
+    assert!(std::fs::read_to_string(&pgn).unwrap().contains("[Event"));
+}
+
 #[test]
 fn a_results_file_of_another_event_is_refused() {
     let d = dir("foreign");

@@ -108,7 +108,8 @@ fn record(s: &Scheduled, outcome: GameOutcome) -> GameRecord {
 
 impl Runner {
     /// Opens an event: a new results file gets a header; an existing one is
-    /// replayed (resume).
+    /// replayed (resume). The HTML page and the PGN file are written at once, so
+    /// an output that cannot be written stops the event before its first game.
     pub fn open(config: TournamentConfig) -> Result<Runner, RunError> {
         let mut event = Event::new(config)?;
         let (mut file, records) = ResultsFile::open(&event.config().output.results)?;
@@ -121,11 +122,15 @@ impl Runner {
             }
         }
         let reported = (event.rounds().len() as u32).saturating_sub(1);
-        Ok(Runner {
+        let runner = Runner {
             event,
             file,
             reported,
-        })
+        };
+        // The reports are written now, so an unwritable path is found before any
+        // game is played (and the files exist from the start).
+        runner.write_reports()?;
+        Ok(runner)
     }
 
     /// The event as it stands.

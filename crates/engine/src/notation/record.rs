@@ -95,6 +95,9 @@ pub fn read_all(bytes: &[u8]) -> Vec<Result<Game, RecordError>> {
 /// or a cut record, and composed start positions, each with a warning in
 /// [`Game::warnings`]; [`Validation::Strict`] refuses them.
 pub fn read_all_with(bytes: &[u8], validation: Validation) -> Vec<Result<Game, RecordError>> {
+    if is_blank(bytes) {
+        return Vec::new();
+    }
     match detect(bytes) {
         RecordKind::Xqf => vec![xqf::read_with(bytes, validation).map_err(RecordError::Xqf)],
         RecordKind::Ccbridge => ccbridge::read_all(bytes, validation)
@@ -109,6 +112,15 @@ pub fn read_all_with(bytes: &[u8], validation: Validation) -> Vec<Result<Game, R
             vec![move_list::read(&decode(bytes).0).map_err(RecordError::MoveList)]
         }
     }
+}
+
+/// Whether `bytes` hold no record at all: nothing, or only white space (and a
+/// byte-order mark). Such a file has no game, not one empty game.
+fn is_blank(bytes: &[u8]) -> bool {
+    decode(bytes)
+        .0
+        .chars()
+        .all(|c| c.is_whitespace() || c == '\u{FEFF}')
 }
 
 /// Reads every game of a record, failing on the first broken one (or if there is
