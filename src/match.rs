@@ -363,6 +363,7 @@ pub fn run(args: &MatchArgs) -> ExitCode {
             names[g.red],
             names[g.black]
         ),
+        MatchEvent::OptionNote { engine, note } => eprintln!("warning: engine {engine}: {note}"),
         MatchEvent::Finished {
             game,
             report,

@@ -1048,7 +1048,8 @@ fn a_chuhan_self_match_pgn_is_rejudged_identically_by_judge_pgn() {
         .arg("--openings")
         .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/books/openings.txt"))
         .arg("--engine")
-        .arg(format!("{engine} name=A"))
+        // An option the engine does not have: reported once, the match goes on.
+        .arg(format!("{engine} name=A option.nosuchoption=1"))
         .arg("--engine")
         .arg(format!("{engine} name=B"))
         .arg("--pgn")
@@ -1057,7 +1058,23 @@ fn a_chuhan_self_match_pgn_is_rejudged_identically_by_judge_pgn() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}");
+    assert_eq!(
+        stderr
+            .matches("warning: engine A: option nosuchoption: the engine does not list it")
+            .count(),
+        1,
+        "{stderr}"
+    );
+    assert_eq!(
+        stderr
+            .matches("warning: engine A: the engine answered:")
+            .count(),
+        1,
+        "{stderr}"
+    );
+    assert!(!stderr.contains("engine B"), "{stderr}");
     assert!(stdout.contains("Engine faults: none"), "{stdout}");
     // One engine on both sides at a fixed depth plays each opening's two games alike.
     assert!(

@@ -179,6 +179,24 @@ pub struct EngineClient {
     advertised: Vec<String>,
     id_name: Option<String>,
     starts: u32,
+    option_notes: Vec<String>,
+}
+
+/// Whether a line an engine writes between `setoption` and `readyok` complains
+/// about an option (`No such option: X`, `info string error: ...`, `Unknown
+/// option`, `invalid value`).
+fn complains(line: &str) -> bool {
+    let l = line.to_ascii_lowercase();
+    [
+        "no such option",
+        "unknown option",
+        "error",
+        "invalid",
+        "not supported",
+        "unsupported",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
 }
 
 fn advertises(list: &[String], name: &str) -> bool {
@@ -205,7 +223,15 @@ impl EngineClient {
             advertised: Vec::new(),
             id_name: None,
             starts: 0,
+            option_notes: Vec::new(),
         }
+    }
+
+    /// What went wrong with the configured options at the last start: an option
+    /// the engine does not list in its handshake, and each line in which the
+    /// engine complained about an option before `readyok`.
+    pub fn option_notes(&self) -> &[String] {
+        &self.option_notes
     }
 
     /// The configuration.
@@ -345,7 +371,12 @@ impl EngineClient {
                 }
             }
         }
+        self.option_notes.clear();
         for (name, value) in &self.config.options {
+            if !advertises(&self.advertised, name) {
+                self.option_notes
+                    .push(format!("option {name}: the engine does not list it"));
+            }
             let value = (!value.is_empty()).then_some(value.as_str());
             lines.push(dialect::setoption(self.dialect, name, value));
         }
@@ -372,6 +403,12 @@ impl EngineClient {
         loop {
             match p.recv(deadline) {
                 Recv::Line(l) if dialect::parse_line(&l) == EngineLine::ReadyOk => return Ok(()),
+                Recv::Line(l) if complains(&l) => {
+                    let note = format!("the engine answered: {}", l.trim());
+                    if !self.option_notes.contains(&note) {
+                        self.option_notes.push(note);
+                    }
+                }
                 Recv::Line(_) => {}
                 Recv::Timeout => {
                     self.process = None;

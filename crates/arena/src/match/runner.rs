@@ -23,7 +23,7 @@ use crate::game::play::Termination;
 use chuhan_engine::core::{Color, GameResult, Move};
 use chuhan_engine::notation;
 use chuhan_engine::rules::RuleSet;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -127,6 +127,14 @@ impl Summary {
 pub enum MatchEvent<'a> {
     /// A game is about to start.
     Started(&'a ScheduledGame),
+    /// An engine's options did not all take (an option it does not list, or a
+    /// complaint it wrote before `readyok`); each note is reported once.
+    OptionNote {
+        /// The engine's name.
+        engine: &'a str,
+        /// What went wrong.
+        note: &'a str,
+    },
     /// A game is over.
     Finished {
         /// The game.
@@ -246,6 +254,8 @@ pub fn run_games(
     drop(job_tx);
     enum Message {
         Started(ScheduledGame),
+        /// An option note of engine `.0` ([`EngineClient::option_notes`]).
+        OptionNote(usize, String),
         /// A finished (or unstartable) game, and why the match must stop, if it must.
         Done(ScheduledGame, Attempt, Option<String>),
     }
@@ -283,6 +293,11 @@ pub fn run_games(
                     }
                     let (red, black) = pair_mut(&mut engines, g.red, g.black);
                     let prepared = referee::prepare(red, black);
+                    for (i, e) in [(g.red, &*red), (g.black, &*black)] {
+                        for note in e.option_notes() {
+                            let _ = tx.send(Message::OptionNote(i, note.clone()));
+                        }
+                    }
                     let abort = failures.note(&g, prepared.as_ref().err(), config);
                     if abort.is_some() {
                         stop.store(true, Ordering::SeqCst);
@@ -304,10 +319,20 @@ pub fn run_games(
             });
         }
         drop(msg_tx);
+        let mut option_notes: HashSet<(usize, String)> = HashSet::new();
         for msg in msg_rx {
             let (g, outcome, abort) = match msg {
                 Message::Started(g) => {
                     on_event(MatchEvent::Started(&g));
+                    continue;
+                }
+                Message::OptionNote(i, note) => {
+                    if option_notes.insert((i, note.clone())) {
+                        on_event(MatchEvent::OptionNote {
+                            engine: &config.engines[i].name,
+                            note: &note,
+                        });
+                    }
                     continue;
                 }
                 Message::Done(g, o, abort) => (g, o, abort),
