@@ -2,7 +2,7 @@
 CARGO ?= cargo
 NATIVE = RUSTFLAGS="-C target-cpu=native" $(CARGO)
 
-.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak interop rules-diff rules-diff-long cluster-test
+.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak interop rules-diff rules-diff-long cluster-test browser-test load-test
 
 help:
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/'
@@ -68,6 +68,31 @@ cluster-test: $(RAY_VENV)/.installed ## a three-node Ray cluster on this machine
 	$(CARGO) build --profile ci --bin chuhan
 	CHUHAN_BIN=target/ci/chuhan RAY_AUTH_MODE=disabled $(RAY_VENV)/bin/python crates/arena/ray/test_cluster.py -v
 
+# The web page of `chuhan serve` in a real browser: Debian's headless Chromium and
+# chromedriver (apt-get install chromium chromium-driver), driven by Selenium (pinned
+# in tests/browser/requirements.txt) from a virtual environment under target/.
+# Screenshots are kept in target/browser/.
+BROWSER_VENV ?= target/browser-venv
+
+$(BROWSER_VENV)/.installed: tests/browser/requirements.txt
+	test -x $(BROWSER_VENV)/bin/python || python3 -m venv $(BROWSER_VENV)
+	$(BROWSER_VENV)/bin/pip install --quiet --disable-pip-version-check -r tests/browser/requirements.txt
+	touch $@
+
+browser-test: $(BROWSER_VENV)/.installed ## the page of `chuhan serve` in headless Chromium (needs chromium, chromium-driver; makes a Python venv in target/)
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { echo "chromium/chromedriver not found (Debian: apt-get install -y chromium chromium-driver)"; exit 1; }
+	$(CARGO) build --profile ci --bin chuhan
+	CHUHAN_BIN=target/ci/chuhan $(BROWSER_VENV)/bin/python tests/browser/test_page.py -v
+	@echo "browser-test: screenshots in target/browser/"
+
+# Load on loopback (issue 24): 64 clients post judge requests for 30 s to a release
+# `chuhan serve`, then analysis requests overflow its queue. Not part of CI.
+LOAD_CLIENTS ?= 64
+LOAD_SECONDS ?= 30
+
+load-test: build ## 64 clients judge for 30 s against `chuhan serve`: requests/s, p50/p99, errors, memory; analysis beyond the queue gets 503
+	$(CARGO) run --release -p chuhan-serve --example load -- --chuhan target/release/chuhan --clients $(LOAD_CLIENTS) --seconds $(LOAD_SECONDS)
+
 perft-deep: ## deep perft lines (startpos 5 and 6, all depth-5 positions)
 	$(CARGO) test --release --test perft -- --ignored
 
@@ -87,7 +112,7 @@ perft-bench: build native ## perft 5 and 6 from the start position, portable and
 	./target/native/release/chuhan perft 5
 	./target/native/release/chuhan perft 6
 
-ci: lint test interop rules-diff cluster-test ## everything CI checks
+ci: lint test interop rules-diff cluster-test browser-test ## everything CI checks
 
 # The soak test of issue 7: Chuhan against itself, 2 search threads each, one game
 # at a time, at a fast clock. Not part of `make test`; needs the engine daemon.

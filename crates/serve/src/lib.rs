@@ -9,6 +9,7 @@
 //!   `Retry-After` when full).
 //! * [`server`]: binding, routes, the protective layers (sizes, timeouts, slowloris,
 //!   token, CORS) and the accept loop.
+//! * [`page`]: the web page at `/` for arbiters (embedded, offline, phone-sized).
 //! * [`game`]: turning a request into a position; [`config`], [`params`]: settings
 //!   and limits; [`error`]: refusals as JSON.
 //! * [`client`]: a minimal blocking HTTP/1.1 client for the tests and the load
@@ -34,6 +35,7 @@ pub mod client;
 pub mod config;
 pub mod error;
 pub mod game;
+pub mod page;
 pub mod params;
 pub mod queryrule;
 pub mod server;

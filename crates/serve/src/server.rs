@@ -26,6 +26,7 @@ use crate::analysis::Pool;
 use crate::api::{self, AppState};
 use crate::config::ServeConfig;
 use crate::error::{ApiError, ServeError};
+use crate::page;
 use crate::params;
 use axum::Router;
 use axum::body::Body;
@@ -222,7 +223,8 @@ pub fn router(config: &ServeConfig) -> Router {
             async move { authorise(token.as_deref(), req, next).await }
         }))
         .with_state(state);
-    let mut app = api
+    let mut app = page::routes()
+        .merge(api)
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(params::MAX_BODY_BYTES))
         .layer(RequestBodyLimitLayer::new(params::MAX_BODY_BYTES))

@@ -604,3 +604,37 @@ fn the_server_stops_when_asked() {
                 .is_err()
     );
 }
+
+#[test]
+fn the_page_is_served_from_the_binary_and_loads_nothing_from_elsewhere() {
+    let s = server();
+    let page = get(&s, "/");
+    assert_eq!(page.status, 200);
+    assert_eq!(
+        page.header("content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    assert_eq!(get(&s, "/index.html").text(), page.text());
+    let html = page.text();
+    assert!(html.contains("<script src=\"/app.js\"") && html.contains("href=\"/app.css\""));
+    assert!(html.contains("width=device-width"), "phone-sized");
+    let js = get(&s, "/app.js");
+    assert_eq!(
+        js.header("content-type"),
+        Some("text/javascript; charset=utf-8")
+    );
+    let css = get(&s, "/app.css");
+    assert_eq!(css.header("content-type"), Some("text/css; charset=utf-8"));
+    for text in [html, js.text(), css.text()] {
+        assert!(
+            !text.contains("http://") && !text.contains("https://") && !text.contains("src=\"//")
+        );
+    }
+    assert!(
+        page.header("content-security-policy")
+            .unwrap()
+            .starts_with("default-src 'self'")
+    );
+    assert_refused(&get(&s, "/app.js/../Cargo.toml"), 404);
+    assert_refused(&get(&s, "/assets/app.js"), 404);
+}
