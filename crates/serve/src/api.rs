@@ -186,7 +186,7 @@ pub async fn record(
 
 /// A move in every notation.
 #[derive(Clone, Debug, Serialize)]
-pub struct MoveTexts3 {
+pub struct Notations {
     /// ICCS (`h2e2`).
     #[serde(rename = "move")]
     pub iccs: String,
@@ -198,11 +198,11 @@ pub struct MoveTexts3 {
     pub chinese_simplified: String,
 }
 
-impl MoveTexts3 {
+impl Notations {
     /// The texts of `mv`, a legal move of `pos`.
-    fn of(pos: &Position, mv: Move) -> MoveTexts3 {
+    fn of(pos: &Position, mv: Move) -> Notations {
         let text = |n: Notation| n.format(pos, mv).unwrap_or_else(|_| mv.to_string());
-        MoveTexts3 {
+        Notations {
             iccs: mv.to_string(),
             wxf: text(Notation::Wxf),
             chinese: text(Notation::Chinese(Script::Traditional)),
@@ -216,7 +216,7 @@ impl MoveTexts3 {
 pub struct LegalMove {
     /// Its texts.
     #[serde(flatten)]
-    pub texts: MoveTexts3,
+    pub texts: Notations,
     /// `none`, `draw` or `ban` (see [`MoveRuling`]).
     pub verdict: &'static str,
     /// Why (empty when it completes no cycle).
@@ -232,7 +232,7 @@ pub struct PlayedMove {
     pub side: &'static str,
     /// Its texts.
     #[serde(flatten)]
-    pub texts: MoveTexts3,
+    pub texts: Notations,
 }
 
 /// The answer of `POST /api/moves`.
@@ -260,7 +260,7 @@ fn played(end: &Position) -> Vec<PlayedMove> {
         line.push((
             at.game_ply() + 1,
             m,
-            MoveTexts3::of(&at, m),
+            Notations::of(&at, m),
             at.side_to_move(),
         ));
     }
@@ -283,7 +283,7 @@ pub async fn moves(body: Result<Bytes, BytesRejection>) -> Result<Json<MovesAnsw
         let moves = move_verdicts(&pos, spec.rules, 3)
             .into_iter()
             .map(|v| LegalMove {
-                texts: MoveTexts3::of(&pos, v.mv),
+                texts: Notations::of(&pos, v.mv),
                 verdict: v.verdict.name(),
                 why: v.why,
             })
@@ -312,16 +312,18 @@ pub enum View {
     Ruling,
 }
 
-/// A diagram request: the game, the view, and whether to mark verdicts.
+/// A diagram request (a JSON body, or the query of a GET): the game, the view, and
+/// whether to mark verdicts.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DiagramSpec {
     /// The start position (default: the standard one).
     #[serde(default)]
     pub fen: Option<String>,
-    /// The moves played, separated by spaces, `+` or commas.
+    /// The moves played (a list, or one string separated by spaces, `+` in a
+    /// query, or commas).
     #[serde(default)]
-    pub moves: Option<String>,
+    pub moves: MoveTexts,
     /// The rule set.
     #[serde(default)]
     pub rules: RuleSet,
@@ -336,44 +338,19 @@ pub struct DiagramSpec {
     pub coordinates: Option<bool>,
 }
 
-/// The JSON form of [`DiagramSpec`] (moves as a list or a string).
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DiagramJson {
-    #[serde(default)]
-    fen: Option<String>,
-    #[serde(default)]
-    moves: MoveTexts,
-    #[serde(default)]
-    rules: RuleSet,
-    #[serde(default)]
-    view: View,
-    #[serde(default)]
-    marks: bool,
-    #[serde(default)]
-    coordinates: Option<bool>,
-}
-
-/// Draws the diagram of `spec`, whose moves are `moves`.
-fn draw(
-    fen: Option<&str>,
-    moves: &[&str],
-    rules: RuleSet,
-    view: View,
-    marks: bool,
-    coordinates: bool,
-) -> Result<String, ApiError> {
-    let pos = play(fen, moves)?;
-    if view == View::Ruling {
-        return Ok(diagram::ruling(&pos, &judge_position(&pos, rules)));
+/// Draws the diagram `spec` asks for.
+fn draw(spec: &DiagramSpec) -> Result<String, ApiError> {
+    let pos = play(spec.fen.as_deref(), &spec.moves.texts())?;
+    if spec.view == View::Ruling {
+        return Ok(diagram::ruling(&pos, &judge_position(&pos, spec.rules)));
     }
     let mut arrows: Vec<Arrow> = pos
         .last_move()
         .map(|m| Arrow::new(m, ArrowStyle::Blue))
         .into_iter()
         .collect();
-    if marks {
-        for v in move_verdicts(&pos, rules, 3) {
+    if spec.marks {
+        for v in move_verdicts(&pos, spec.rules, 3) {
             match v.verdict {
                 MoveRuling::Ban => arrows.push(Arrow::new(v.mv, ArrowStyle::Red).labelled("禁")),
                 MoveRuling::Draw => arrows.push(Arrow::new(v.mv, ArrowStyle::Grey).labelled("和")),
@@ -386,7 +363,7 @@ fn draw(
         &SvgOptions {
             arrows,
             caption: None,
-            coordinates,
+            coordinates: spec.coordinates.unwrap_or(true),
         },
     ))
 }
@@ -404,37 +381,14 @@ fn svg_response(svg: String) -> Response {
 pub async fn diagram_get(
     query: Result<Query<DiagramSpec>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(q) = query?;
-    let svg = blocking(move || {
-        let texts = MoveTexts::Text(q.moves.clone().unwrap_or_default());
-        draw(
-            q.fen.as_deref(),
-            &texts.texts(),
-            q.rules,
-            q.view,
-            q.marks,
-            q.coordinates.unwrap_or(true),
-        )
-    })
-    .await?;
-    Ok(svg_response(svg))
+    let Query(spec) = query?;
+    Ok(svg_response(blocking(move || draw(&spec)).await?))
 }
 
 /// `POST /api/diagram` with a JSON body.
 pub async fn diagram_post(body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
     let body = body?;
-    let svg = blocking(move || {
-        let q: DiagramJson = parse_json(&body)?;
-        draw(
-            q.fen.as_deref(),
-            &q.moves.texts(),
-            q.rules,
-            q.view,
-            q.marks,
-            q.coordinates.unwrap_or(true),
-        )
-    })
-    .await?;
+    let svg = blocking(move || draw(&parse_json(&body)?)).await?;
     Ok(svg_response(svg))
 }
 

@@ -18,6 +18,8 @@ const PATIENCE: Duration = Duration::from_secs(60);
 /// Red's rook checks from a9 and a8 while the king shuffles: after the ninth ply
 /// the position has occurred three times and red (長將) loses at once.
 const CHECK_FEN: &str = "4k4/9/9/9/9/9/9/9/9/R2K5 w";
+/// The same in a query string.
+const CHECK_FEN_QUERY: &str = "4k4/9/9/9/9/9/9/9/9/R2K5%20w";
 const CHECK_MOVES: &str = "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9";
 /// The same game one ply earlier: red to play, a8a9 banned.
 const CHECK_MOVES_8: &str = "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9";
@@ -249,7 +251,7 @@ fn moves_lists_verdicts_and_notations() {
 fn diagrams_of_positions_and_rulings() {
     let s = server();
     let moves = CHECK_MOVES_8.replace(' ', "+");
-    let fen = CHECK_FEN.replace(' ', "%20");
+    let fen = CHECK_FEN_QUERY;
     let r = get(
         &s,
         &format!("/api/diagram?fen={fen}&moves={moves}&marks=true"),
@@ -340,8 +342,7 @@ fn analysis_beyond_the_queue_is_refused_with_retry_after() {
 #[test]
 fn queryrule_speaks_the_cloud_format() {
     let s = server();
-    let list = CHECK_MOVES_8.replace(' ', "|");
-    let board = CHECK_FEN.replace(' ', "%20");
+    let (list, board) = (CHECK_MOVES_8.replace(' ', "|"), CHECK_FEN_QUERY);
     let r = get(
         &s,
         &format!("/chessdb.php?action=queryrule&board={board}&movelist={list}"),
