@@ -2,7 +2,7 @@
 CARGO ?= cargo
 NATIVE = RUSTFLAGS="-C target-cpu=native" $(CARGO)
 
-.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak interop rules-diff rules-diff-long cluster-test browser-test load-test
+.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak interop fuzz rules-diff rules-diff-long cluster-test browser-test load-test
 
 help:
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/'
@@ -92,6 +92,14 @@ LOAD_SECONDS ?= 30
 
 load-test: build ## 64 clients judge for 30 s against `chuhan serve`: requests/s, p50/p99, errors, memory; analysis beyond the queue gets 503
 	$(CARGO) run --release -p chuhan-serve --example load -- --chuhan target/release/chuhan --clients $(LOAD_CLIENTS) --seconds $(LOAD_SECONDS)
+
+# The fuzz harness on stable Rust (crates/fuzz): ten million generated and mutated
+# inputs over every parser; a short budget of it runs in `make test`.
+FUZZ_INPUTS ?= 10000000
+
+fuzz: ## fuzz every parser with 10 million inputs: inputs/s, crashes, hangs (2 s per input), peak memory; findings in target/fuzz-findings
+	$(CARGO) build --profile ci -p chuhan-fuzz
+	./target/ci/chuhan-fuzz --inputs $(FUZZ_INPUTS) --save target/fuzz-findings
 
 perft-deep: ## deep perft lines (startpos 5 and 6, all depth-5 positions)
 	$(CARGO) test --release --test perft -- --ignored
