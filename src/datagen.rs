@@ -11,7 +11,7 @@
 
 use crate::hms::hms;
 use chuhan_arena::datagen::filter::Filters;
-use chuhan_arena::datagen::plan::{Plan, SearchLimit, Settings};
+use chuhan_arena::datagen::plan::{Plan, PlanFile, SearchLimit, Settings};
 use chuhan_arena::datagen::runner::{self, Note, Progress};
 use chuhan_arena::datagen::stats::Stats;
 use chuhan_arena::r#match::adjudication::{DrawRule, ResignRule};

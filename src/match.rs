@@ -23,7 +23,7 @@ use chuhan_arena::game::{self, clock::TimeControl};
 use chuhan_arena::r#match::adjudication::{Adjudication, DrawRule, ResignRule};
 use chuhan_arena::r#match::client::Timeouts;
 use chuhan_arena::r#match::limit::Limit;
-use chuhan_arena::r#match::plan::Plan;
+use chuhan_arena::r#match::plan::{Plan, PlanFile};
 use chuhan_arena::r#match::process::TrafficLog;
 use chuhan_arena::r#match::referee;
 use chuhan_arena::r#match::referee::Fault;
@@ -115,8 +115,9 @@ pub struct MatchArgs {
     /// `--unit`, anywhere, and merge them with `--merge`.
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,
-    /// Games per work unit of `--plan` (even: both games of an opening together).
-    #[arg(long, default_value_t = 2, value_name = "N")]
+    /// Games per work unit of `--plan` (even: both games of an opening together;
+    /// a unit costs about half a second to start, so give it a minute of play).
+    #[arg(long, default_value_t = 16, value_name = "N")]
     pub games_per_unit: u32,
     /// Play one unit of a plan: `--unit plan.json K` (with `--out DIR`); writes
     /// `DIR/unit-K.json` atomically, nothing if it is already there.

@@ -3,7 +3,8 @@
 cluster-test`): a 40-game match at depth 2 played as 20 units gives exactly the
 games and summary of the same local `chuhan match`; a node removed while units run
 and a driver killed and restarted change nothing; a data-generation plan runs to
-the same files as a local run. CHUHAN_BIN names the binary (target/ci/chuhan)."""
+the same files as a local run. The engines are `./chuhan` and `./chuhan-other`,
+shipped to the nodes by the driver. CHUHAN_BIN names the binary (target/ci/chuhan)."""
 
 import os
 import re
@@ -52,15 +53,19 @@ class ClusterTest(unittest.TestCase):
         cls.chuhan = os.path.join(cls.work, "chuhan")
         shutil.copy(os.environ.get("CHUHAN_BIN", os.path.join(ROOT, "target/ci/chuhan")),
                     cls.chuhan)
+        # A second engine file, shipped to the nodes with --ship.
+        cls.other = os.path.join(cls.work, "chuhan-other")
+        shutil.copy(cls.chuhan, cls.other)
         engines = ["--engine", "./chuhan name=Large option.usebook=false",
-                   "--engine", "./chuhan name=Small option.usebook=false option.knowledge=small"]
+                   "--engine",
+                   "./chuhan-other name=Small option.usebook=false option.knowledge=small"]
         cls.match = ["match", "--games", str(GAMES), "--depth", "2", "--seed", "5",
                      "--openings", OPENINGS] + engines
         local = cls.run_chuhan(cls.match + ["--pgn", "local.pgn"])
         cls.local_summary = summary_of(local.stdout)
         with open(os.path.join(cls.work, "local.pgn")) as f:
             cls.local_pgn = f.read()
-        cls.run_chuhan(cls.match + ["--plan", "plan.json"])
+        cls.run_chuhan(cls.match + ["--plan", "plan.json", "--games-per-unit", "2"])
         cls.cluster = Cluster(initialize_head=True,
                               head_node_args={"num_cpus": 1, "include_dashboard": False})
         cls.workers = [cls.cluster.add_node(num_cpus=1) for _ in range(2)]
@@ -85,7 +90,8 @@ class ClusterTest(unittest.TestCase):
         return [sys.executable, DRIVER, "--address", self.cluster.address,
                 "--chuhan", self.chuhan, "--plan", os.path.join(self.work, "plan.json"),
                 "--results", os.path.join(self.work, results), "--verbose",
-                "--pgn", os.path.join(self.work, results + ".pgn")] + list(extra)
+                "--pgn", os.path.join(self.work, results + ".pgn"),
+                "--ship", self.other] + list(extra)
 
     def start(self, results, extra=()):
         return subprocess.Popen(self.driver(results, extra), cwd=self.work, text=True,
@@ -153,7 +159,8 @@ class ClusterTest(unittest.TestCase):
 
     def test_4_the_sprt_stops_the_match_and_cancels_the_rest(self):
         self.run_chuhan(self.match + ["--sprt", "elo0=0", "elo1=50", "alpha=0.2",
-                                      "beta=0.2", "--plan", "sprt.json"])
+                                      "beta=0.2", "--plan", "sprt.json",
+                                      "--games-per-unit", "2"])
         cmd = self.driver("sprt")
         cmd[cmd.index("--plan") + 1] = os.path.join(self.work, "sprt.json")
         done = subprocess.run(cmd, cwd=self.work, capture_output=True, text=True)

@@ -50,6 +50,45 @@ pub fn engine_name() -> String {
     format!("chuhan {}", env!("CARGO_PKG_VERSION"))
 }
 
+/// A plan as a file: pretty JSON, read with every check, written atomically.
+pub trait PlanFile: serde::Serialize + serde::de::DeserializeOwned {
+    /// Checks a plan just parsed (stamp, id, units) and returns it.
+    fn checked(self) -> Result<Self, PlanError>;
+
+    /// The plan as pretty JSON.
+    fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a plan serialises")
+    }
+
+    /// Parses and checks a plan.
+    fn from_json(text: &str) -> Result<Self, PlanError> {
+        serde_json::from_str::<Self>(text)
+            .map_err(PlanError::Json)?
+            .checked()
+    }
+
+    /// Reads a plan file.
+    fn read(path: &Path) -> Result<Self, PlanError> {
+        Self::from_json(&std::fs::read_to_string(path).map_err(PlanError::Io)?)
+    }
+
+    /// Writes the plan to a file atomically.
+    fn write(&self, path: &Path) -> Result<(), PlanError> {
+        write_atomic(path, self.to_json().as_bytes()).map_err(PlanError::Io)
+    }
+}
+
+/// The error for units that do not match the units the settings make.
+pub fn check_units<T: PartialEq>(expected: &[T], found: &[T]) -> Result<(), PlanError> {
+    if expected == found {
+        Ok(())
+    } else {
+        Err(PlanError::Format(
+            "the units do not match the settings".into(),
+        ))
+    }
+}
+
 /// Checks a plan's `format`, `version` and `engine` stamp against what this build
 /// reads and writes.
 pub fn check_stamp(

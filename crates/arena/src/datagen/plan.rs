@@ -31,13 +31,13 @@ use super::filter::Filters;
 use crate::game::opening::Opening;
 use crate::lots::Lots;
 use crate::r#match::adjudication::{DrawRule, ResignRule};
+pub use crate::work_unit::PlanFile;
 pub use crate::work_unit::{PlanError, engine_name};
-use crate::work_unit::{check_stamp, write_atomic};
+use crate::work_unit::{check_stamp, check_units};
 use chuhan_engine::binary::fnv1a;
 use chuhan_engine::rules::RuleSet;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::path::Path;
 
 /// The `format` field of a plan.
 pub const PLAN_FORMAT: &str = "chuhan-datagen-plan";
@@ -223,15 +223,12 @@ impl Plan {
     pub fn opening(&self, g: u64) -> &Opening {
         &self.openings[(g % self.openings.len() as u64) as usize]
     }
+}
 
-    /// The plan as pretty JSON.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a plan serialises")
-    }
-
-    /// Reads and checks a plan (format, version, settings, run id, units).
-    pub fn from_json(text: &str) -> Result<Plan, PlanError> {
-        let plan: Plan = serde_json::from_str(text).map_err(PlanError::Json)?;
+impl PlanFile for Plan {
+    /// Checks format, version, build, settings, openings, run id and units.
+    fn checked(self) -> Result<Plan, PlanError> {
+        let plan = self;
         check_stamp(
             (&plan.format, plan.version, &plan.engine),
             (PLAN_FORMAT, PLAN_VERSION),
@@ -244,22 +241,8 @@ impl Plan {
             return Err(PlanError::RunId);
         }
         let expected = Plan::new(plan.settings.clone(), plan.openings.clone())?;
-        if expected.units != plan.units {
-            return Err(PlanError::Format(
-                "the units do not match the settings".into(),
-            ));
-        }
+        check_units(&expected.units, &plan.units)?;
         Ok(plan)
-    }
-
-    /// Reads a plan file.
-    pub fn read(path: &Path) -> Result<Plan, PlanError> {
-        Plan::from_json(&std::fs::read_to_string(path).map_err(PlanError::Io)?)
-    }
-
-    /// Writes the plan to a file (atomically: a temporary file, then a rename).
-    pub fn write(&self, path: &Path) -> Result<(), PlanError> {
-        write_atomic(path, self.to_json().as_bytes()).map_err(PlanError::Io)
     }
 }
 

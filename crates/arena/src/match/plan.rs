@@ -34,11 +34,11 @@ use super::sprt::Sprt;
 use crate::game::engine_config::EngineConfig;
 use crate::game::opening::Opening;
 pub use crate::work_unit::PlanError;
-use crate::work_unit::{check_stamp, engine_name, write_atomic};
+pub use crate::work_unit::PlanFile;
+use crate::work_unit::{check_stamp, check_units, engine_name};
 use chuhan_engine::binary::fnv1a;
 use chuhan_engine::rules::RuleSet;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 use std::time::Duration;
 
 /// The `format` field of a match plan.
@@ -213,39 +213,21 @@ impl Plan {
             log,
         }
     }
+}
 
-    /// The plan as pretty JSON.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a plan serialises")
-    }
-
-    /// Reads and checks a plan (format, version, build, id, units).
-    pub fn from_json(text: &str) -> Result<Plan, PlanError> {
-        let plan: Plan = serde_json::from_str(text).map_err(PlanError::Json)?;
+impl PlanFile for Plan {
+    /// Checks format, version, build, id and units.
+    fn checked(self) -> Result<Plan, PlanError> {
         check_stamp(
-            (&plan.format, plan.version, &plan.engine),
+            (&self.format, self.version, &self.engine),
             (PLAN_FORMAT, PLAN_VERSION),
         )?;
-        let expected = Plan::of(plan.settings.clone(), plan.openings.clone())?;
-        if expected.plan_id != plan.plan_id {
+        let expected = Plan::of(self.settings.clone(), self.openings.clone())?;
+        if expected.plan_id != self.plan_id {
             return Err(PlanError::RunId);
         }
-        if expected.units != plan.units {
-            return Err(PlanError::Format(
-                "the units do not match the settings".into(),
-            ));
-        }
-        Ok(plan)
-    }
-
-    /// Reads a plan file.
-    pub fn read(path: &Path) -> Result<Plan, PlanError> {
-        Plan::from_json(&std::fs::read_to_string(path).map_err(PlanError::Io)?)
-    }
-
-    /// Writes the plan to a file atomically.
-    pub fn write(&self, path: &Path) -> Result<(), PlanError> {
-        write_atomic(path, self.to_json().as_bytes()).map_err(PlanError::Io)
+        check_units(&expected.units, &self.units)?;
+        Ok(self)
     }
 }
 
