@@ -111,7 +111,10 @@ impl MoveClass {
         }
     }
 
-    /// True if some chase of this move is by a single piece (a §26.8.1 kind).
+    /// True if some chase of this move is by a single piece (捉車 or 捉無根子, the
+    /// §26.8.1 kinds). A move with several effects is judged by the heaviest
+    /// (§26.4), so a move that chases one piece singly and another jointly is a
+    /// single chase: *some*, not *every*.
     pub fn single_chases(&self) -> bool {
         self.chases.iter().any(|t| t.kind.is_single())
     }

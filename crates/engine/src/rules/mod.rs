@@ -71,8 +71,9 @@
 //! * **§26.5** is read from the capturer's side: a capturer that is the only root
 //!   of another piece, or screens one, has what it leaves behind counted; an even
 //!   trade then counts as 捉, a losing one as 閒.
-//! * **§26.8**: the §26.8.1 patterns are the "serious" ones (every chase by a
-//!   single piece, of a rook or an unrooted piece, or a mate threat); exactly one
+//! * **§26.8**: the §26.8.1 patterns are the "serious" ones (every 捉 move
+//!   chasing some piece by a single piece — a move is judged by its heaviest
+//!   chase, §26.4 — of a rook or an unrooted piece, or a mate threat); exactly one
 //!   side serious → it varies; §26.8.2/26.8.3 single against joint chases; else a
 //!   draw ([`verdict::CXA_TABLE`]).
 //! * **§26.9**: an exchange offer is a chase if accepting it loses material (the

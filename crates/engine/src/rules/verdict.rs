@@ -21,9 +21,11 @@ pub struct Pattern {
     pub mates: u32,
     /// Moves labelled 捉.
     pub chases: u32,
-    /// 捉 moves whose chase is by a single piece of a §26.8.1 kind (捉車/捉無根子).
+    /// 捉 moves that chase some piece by a single piece (捉車/捉無根子, the §26.8.1
+    /// kinds); a move that also chases jointly counts here, by its heaviest effect
+    /// (§26.4).
     pub single_chases: u32,
-    /// 捉 moves that chase a rook.
+    /// 捉 moves whose heaviest chase (single before joint) is of a rook.
     pub rook_chases: u32,
     /// Moves labelled 閒.
     pub idles: u32,
@@ -40,15 +42,18 @@ impl Pattern {
             Label::Check => self.checks += 1,
             Label::MateThreat => self.mates += 1,
             Label::Chase => {
+                // A move that chases several pieces is judged by its heaviest chase
+                // (§26.4): one by a single piece (捉車/捉無根子) before a joint one
+                // (聯合捉), and it is a rook chase if that heaviest kind takes a rook.
                 self.chases += 1;
-                if class.single_chases() {
+                let single = class.single_chases();
+                if single {
                     self.single_chases += 1;
                 }
-                if class
-                    .chases
-                    .iter()
-                    .any(|t| matches!(t.kind, ChaseKind::Rook | ChaseKind::JointRook))
-                {
+                if class.chases.iter().any(|t| {
+                    t.kind.is_single() == single
+                        && matches!(t.kind, ChaseKind::Rook | ChaseKind::JointRook)
+                }) {
                     self.rook_chases += 1;
                 }
             }
@@ -68,7 +73,8 @@ impl Pattern {
     }
 
     /// CXA §26.8.1: 長殺, 一將一殺, 長捉車, 長捉無根子, 一將(殺)一捉車(無根子),
-    /// 一捉車一捉無根子 — every chase in the pattern is by a single piece.
+    /// 一捉車一捉無根子 — every 捉 move of the pattern chases some piece by a single
+    /// piece ([`MoveClass::single_chases`]).
     pub fn serious(&self) -> bool {
         self.forbidden()
             && !self.perpetual_check()
@@ -554,6 +560,58 @@ mod tests {
         assert_eq!(cxa(&mate, &rook).must_vary, None);
         assert_eq!(codes(&cxa(&mate, &rook)), ["26.8.4"]);
         assert_eq!(cxa(&joint, &check_joint).must_vary, None);
+    }
+
+    /// A 捉 move with several chases counts by its heaviest (§26.4): a single chase
+    /// of an unrooted piece plus a joint chase of a rook is a 捉無根子 move — not a
+    /// joint one (`all` would say so) and not a rook chase (the old count said so,
+    /// naming the pattern 長捉車).
+    #[test]
+    fn a_chase_move_counts_by_its_heaviest_chase() {
+        use super::super::threat::{Means, Threat};
+        use crate::core::{Move, Square};
+        let threat = |victim, kind| Threat {
+            victim,
+            attacker: Square::A0,
+            kind,
+            means: Means::Capture,
+            gain: 1,
+        };
+        let class = MoveClass {
+            mv: Move::new(Square::A0, Square::A1),
+            side: Color::Red,
+            check: false,
+            evasion: false,
+            mate_threat: false,
+            chases: vec![
+                threat(Square::E6, ChaseKind::Unrooted),
+                threat(Square::E9, ChaseKind::JointRook),
+            ],
+            exemption: None,
+            rules: RuleSet::Cxa2011,
+        };
+        assert!(class.single_chases());
+        let mut p = Pattern::default();
+        p.add(&class);
+        p.add(&class);
+        assert_eq!((p.chases, p.single_chases, p.rook_chases), (2, 2, 0));
+        assert!(p.serious() && p.perpetual_unrooted_chase() && !p.perpetual_rook_chase());
+        assert_eq!(p.name(RuleSet::Cxa2011), "長捉無根子");
+        // Against a joint chase of a rook: §26.8.3, this side must vary.
+        let joint = pat(0, 0, 2, 0, 2, 0);
+        let v = cxa(&p, &joint);
+        assert_eq!((v.must_vary, codes(&v)), (Some(Color::Red), vec!["26.8.3"]));
+        // Joint chases alone, of a rook: a joint rook chase.
+        let mut q = Pattern::default();
+        let joint_only = MoveClass {
+            chases: vec![
+                threat(Square::E6, ChaseKind::Joint),
+                threat(Square::E9, ChaseKind::JointRook),
+            ],
+            ..class
+        };
+        q.add(&joint_only);
+        assert_eq!((q.single_chases, q.rook_chases), (0, 1));
     }
 
     #[test]
