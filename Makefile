@@ -53,7 +53,7 @@ rules-diff: $(RULES_VENV)/.installed ## Chuhan's AXF rulings against Fairy-Stock
 
 rules-diff-long: $(RULES_VENV)/.installed ## the same on 5000 games of seed 2: counts and classes of disagreements
 	$(CARGO) build --profile ci --bin chuhan
-	$(RULES_VENV)/bin/python tests/rules_diff/compare.py --chuhan target/ci/chuhan --seed $(RULES_DIFF_LONG_SEED) --games $(RULES_DIFF_LONG_GAMES)
+	$(RULES_VENV)/bin/python tests/rules_diff/compare.py --chuhan target/ci/chuhan --seed $(RULES_DIFF_LONG_SEED) --games $(RULES_DIFF_LONG_GAMES) --check
 
 # Matches and self-play data on a Ray cluster (issue 25): Ray, pinned in
 # crates/arena/ray/requirements.txt, goes into a virtual environment under target/.

@@ -670,3 +670,80 @@ proptest! {
         prop_assert!(!others || !banned.contains(&best), "{best} banned ({rules}) in {}", pos.to_fen());
     }
 }
+
+/// Generated repetition games ([`chuhan_arena::cycles`]: cycles of 4, 6 and 8
+/// plies, many with checks and chases) whose last move completes, for the third
+/// time, a cycle its mover must vary, under `rules`; with the ply of that move.
+fn violated_cycles(rules: RuleSet, wanted: usize) -> Vec<(Position, Vec<Move>)> {
+    let mut out = Vec::new();
+    for i in 0..3000 {
+        let g = chuhan_arena::cycles::generate(23, i);
+        let ruling = match rules {
+            RuleSet::Axf => &g.axf,
+            RuleSet::Cxa2011 => &g.cxa2011,
+        };
+        // The last move's mover is the side not to move at the end.
+        let mover = if g.to_move == "red" { "black" } else { "red" };
+        if ruling.must_vary != mover {
+            continue;
+        }
+        let start = Position::from_fen(&g.fen).unwrap();
+        let moves = g.moves.iter().map(|m| m.parse().unwrap()).collect();
+        out.push((start, moves));
+        if out.len() == wanted {
+            break;
+        }
+    }
+    out
+}
+
+/// The violator of a generated cycle, searching for itself from one, three or
+/// five plies before its forbidden completion (so the cycle closes at the root or
+/// inside the tree, and for periods of 6 and 8 plies its earlier occurrences lie
+/// partly in the tree), against an opponent that keeps replaying the cycle: it
+/// never completes the cycle a third time while it has another move, under both
+/// rule sets.
+#[test]
+fn the_violator_never_completes_a_generated_forbidden_cycle() {
+    let mut games = 0;
+    for rules in RuleSet::ALL {
+        for (start, script) in violated_cycles(rules, 8) {
+            games += 1;
+            let n = script.len();
+            for back in [1, 3, 5] {
+                let mut pos = start.clone();
+                for &m in &script[..n - back] {
+                    pos.make_move(m);
+                }
+                let violator = pos.side_to_move();
+                for (k, &scripted) in script.iter().enumerate().skip(n - back) {
+                    if pos.side_to_move() != violator {
+                        // The opponent keeps to the cycle.
+                        pos.make_move(scripted);
+                        continue;
+                    }
+                    let mut e = Engine::new();
+                    e.set_option(EngineOption::Hash(1)).unwrap();
+                    e.set_option(EngineOption::Rules(RepetitionRules::Judged(rules)))
+                        .unwrap();
+                    e.set_position(pos.clone());
+                    let best = e.search(Limits::depth(5)).unwrap().best.expect("a move");
+                    let verdicts = judge_position(&pos, rules).moves;
+                    let ruling = |m: Move| verdicts.iter().find(|v| v.mv == m).map(|v| v.verdict);
+                    let others = verdicts.iter().any(|v| v.verdict != MoveRuling::Ban);
+                    assert!(
+                        !(others && ruling(best) == Some(MoveRuling::Ban)),
+                        "{rules}: {best} completes a forbidden cycle at ply {k} of {} {:?}",
+                        start.to_fen(),
+                        script.iter().map(|m| m.to_string()).collect::<Vec<_>>()
+                    );
+                    if best != scripted {
+                        break; // the violator varied
+                    }
+                    pos.make_move(best);
+                }
+            }
+        }
+    }
+    assert!(games >= 12, "{games} generated games with a violator");
+}

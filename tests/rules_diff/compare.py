@@ -77,7 +77,9 @@ def main():
 
     with open(args.known, encoding="utf-8") as f:
         known = json.load(f)
-    known_games = known["games"] if known.get("seed") == args.seed else {}
+    # Ids are "seed-index": the known disagreements of this run.
+    run_ids = {g["id"] for g in games}
+    known_games = {i: v for i, v in known["games"].items() if i in run_ids}
 
     periods = collections.Counter(g["period"] for g in games)
     stats = collections.Counter()

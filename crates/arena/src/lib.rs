@@ -3,9 +3,10 @@
 //! Everything that drives engines, built on [`chuhan_engine`]: the match runner
 //! ([`r#match`]), tournaments under the CXA 2011 competition rules ([`tournament`]),
 //! opening suites ([`suite`]), evaluation tuning ([`tune`]), book generation by
-//! search ([`book_generator`]), self-play training data ([`datagen`]) and the
-//! neural evaluation's trainer ([`train`]). Nothing here prints; the `chuhan`
-//! command does.
+//! search ([`book_generator`]), self-play training data ([`datagen`]), the
+//! neural evaluation's trainer ([`train`]) and generated repetition games for
+//! testing the 棋例 against other implementations ([`cycles`]). Nothing here
+//! prints; the `chuhan` command does.
 //!
 //! Match and tournament share one vocabulary, [`game`]: engine configuration,
 //! clocks and time controls, openings, the game a tournament asks for and the
