@@ -241,6 +241,29 @@ mod articles {
         assert_eq!(class(fen, "", "a0a7", AXF).label(), Label::Idle);
     }
 
+    /// A move that threatens mate *and* attacks an unprotected piece (issue 23).
+    /// Rb8 shuts the black king on its back rank (Ra9# next) and attacks the horse
+    /// h8. CXA: the heavier effect counts (§26.4), 殺, the chase kept on record.
+    /// AXF has no 殺 category (perpetual mate threats are allowed, AXF rule 9), but
+    /// a threat to mate does not excuse a chase (AXF rule 18, diagrams 32-38): the
+    /// move is a chase of the horse, and a side repeating it chases perpetually.
+    #[test]
+    fn s24_2_mate_threat_that_also_chases() {
+        let fen = "4k4/7n1/1R7/9/9/9/9/9/9/R2K5 w";
+        let c = class(fen, "", "b7b8", CXA);
+        assert_eq!(c.label(), Label::MateThreat);
+        assert_eq!(
+            chases(&c),
+            [(sq("h8"), ChaseKind::Unrooted, Means::Capture)]
+        );
+        let c = class(fen, "", "b7b8", AXF);
+        assert_eq!(c.label(), Label::Chase);
+        assert_eq!(
+            chases(&c),
+            [(sq("h8"), ChaseKind::Unrooted, Means::Capture)]
+        );
+    }
+
     #[test]
     fn s24_3_direct_chase() {
         // Ra4 attacks the unprotected cannon c4: 捉無根子.
