@@ -435,6 +435,15 @@ impl Parser {
         line
     }
 
+    /// The game's movetext ends here (a result, a tag, the end of the text): fine
+    /// for the main line, an unclosed variation at `depth` > 0.
+    fn end_of_game(&self, depth: usize) -> Result<(), PgnError> {
+        if depth > 0 {
+            return Err(self.err(PgnErrorKind::UnbalancedVariation));
+        }
+        Ok(())
+    }
+
     /// After a move that cannot be played (lenient reading): skips the rest of the
     /// line, up to the game's end at `depth` 0, or past the `)` that closes the
     /// variation otherwise.
@@ -443,10 +452,7 @@ impl Parser {
         loop {
             match self.peek() {
                 None | Some(Tok::Tag(..) | Tok::BadTag | Tok::Result(_)) => {
-                    if depth > 0 {
-                        return Err(self.err(PgnErrorKind::UnbalancedVariation));
-                    }
-                    return Ok(());
+                    return self.end_of_game(depth);
                 }
                 Some(Tok::Open) => nested += 1,
                 Some(Tok::Close) if depth > 0 && nested == 0 => {
@@ -482,10 +488,7 @@ impl Parser {
         loop {
             match self.peek() {
                 None | Some(Tok::Tag(..) | Tok::BadTag | Tok::Result(_)) => {
-                    if depth > 0 {
-                        return Err(self.err(PgnErrorKind::UnbalancedVariation));
-                    }
-                    return Ok(());
+                    return self.end_of_game(depth);
                 }
                 Some(Tok::Close) => {
                     if depth == 0 {
