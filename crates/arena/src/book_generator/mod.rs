@@ -27,6 +27,14 @@
 //!   counter 0), and results are merged in that fixed order, so the book depends on
 //!   the options and the engine version only, not on `threads`, which only says how
 //!   many positions are searched at once.
+//! * **Work units**: [`Growth`] is the generation ply by ply (the positions to
+//!   search now, the analyses that advance it). [`generate`] searches each ply
+//!   itself; [`plan`] splits a ply into units that [`unit`] searches anywhere
+//!   (`chuhan book generate --plan/--unit/--merge`, a Ray cluster) and merges back
+//!   into the same book.
+
+pub mod plan;
+pub mod unit;
 
 use chuhan_engine::book::{BookAssembler, BookMove, OwnBook, fold, params};
 use chuhan_engine::core::{Move, Position, Setup};
@@ -89,6 +97,8 @@ pub enum GenerateError {
     Hash(String),
     /// The start position has no legal move.
     NoMoves,
+    /// Analyses handed to [`Growth::advance`] do not fit its positions.
+    Analysis(String),
 }
 
 impl fmt::Display for GenerateError {
@@ -101,6 +111,7 @@ impl fmt::Display for GenerateError {
             GenerateError::NoThreads => f.write_str("threads must be at least 1"),
             GenerateError::Hash(e) => write!(f, "hash: {e}"),
             GenerateError::NoMoves => f.write_str("the start position has no legal move"),
+            GenerateError::Analysis(e) => write!(f, "analyses do not fit: {e}"),
         }
     }
 }
@@ -155,9 +166,21 @@ pub fn weight(delta: Value) -> u32 {
 
 /// One line of a MultiPV search: the first move and its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Line {
-    mv: Move,
-    value: Value,
+pub struct Line {
+    /// The line's first move.
+    pub mv: Move,
+    /// Its value, from the side to move's point of view.
+    pub value: Value,
+}
+
+/// What the search of one position gave: its MultiPV lines of the deepest
+/// completed iteration, best first, and the nodes searched.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Analysis {
+    /// The lines, best first.
+    pub lines: Vec<Line>,
+    /// Nodes searched.
+    pub nodes: u64,
 }
 
 /// The replies kept for a position, with their weights.
@@ -214,7 +237,7 @@ fn engine(options: &GenerateOptions) -> Result<Engine, GenerateError> {
 
 /// Searches `pos` from a fresh engine state and returns its MultiPV lines of the
 /// deepest completed iteration, best first, and the nodes searched.
-fn analyse(e: &mut Engine, pos: &Position, options: &GenerateOptions) -> (Vec<Line>, u64) {
+fn analyse(e: &mut Engine, pos: &Position, options: &GenerateOptions) -> Analysis {
     let symmetric = fold(pos).symmetric;
     let multipv = if symmetric {
         2 * options.width
@@ -226,7 +249,7 @@ fn analyse(e: &mut Engine, pos: &Position, options: &GenerateOptions) -> (Vec<Li
     let _ = e.set_option(EngineOption::MultiPv(multipv));
     e.set_position(pos.clone());
     let Ok(rx) = e.go(Limits::depth(options.depth)) else {
-        return (Vec::new(), 0);
+        return Analysis::default();
     };
     let mut depth = 0;
     let mut lines: Vec<(usize, Line)> = Vec::new();
@@ -256,7 +279,7 @@ fn analyse(e: &mut Engine, pos: &Position, options: &GenerateOptions) -> (Vec<Li
     let mut out: Vec<Line> = lines.into_iter().map(|(_, l)| l).collect();
     // Lines are reported best first; keep that order stable if two tie.
     out.sort_by_key(|l| std::cmp::Reverse(l.value));
-    (out, nodes)
+    Analysis { lines: out, nodes }
 }
 
 /// A position waiting to be searched.
@@ -278,18 +301,26 @@ fn normalized(pos: &Position) -> Position {
     Position::from_setup(&setup).expect("a legal position stays legal without its counters")
 }
 
-/// Searches the positions of one ply with `threads` engines, calling `progress`
-/// after each; the results come back in `ply`'s order.
-fn search_ply(
+/// One-thread engines for `options`, `count` of them (positions searched at once).
+pub(crate) fn engines(
+    options: &GenerateOptions,
+    count: usize,
+) -> Result<Vec<Engine>, GenerateError> {
+    (0..count.max(1)).map(|_| engine(options)).collect()
+}
+
+/// Searches `positions` with `engines` (one position each at a time), calling
+/// `progress` after each; the results come back in `positions`' order.
+pub(crate) fn search_positions(
     engines: &mut [Engine],
-    ply: &[Queued],
+    positions: &[Position],
     options: &GenerateOptions,
     mut progress: impl FnMut(usize, u64),
-) -> Vec<(Vec<Line>, u64)> {
+) -> Vec<Analysis> {
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let (tx, rx) = unbounded();
-    let mut results: Vec<Option<(Vec<Line>, u64)>> = vec![None; ply.len()];
+    let mut results: Vec<Option<Analysis>> = vec![None; positions.len()];
     std::thread::scope(|s| {
         for e in engines.iter_mut() {
             let tx = tx.clone();
@@ -297,10 +328,10 @@ fn search_ply(
             s.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= ply.len() || failed.load(Ordering::Relaxed) {
+                    if i >= positions.len() || failed.load(Ordering::Relaxed) {
                         break;
                     }
-                    let r = analyse(e, &ply[i].pos, options);
+                    let r = analyse(e, &positions[i], options);
                     if tx.send((i, r)).is_err() {
                         failed.store(true, Ordering::Relaxed);
                     }
@@ -311,7 +342,7 @@ fn search_ply(
         let mut done = 0;
         for (i, r) in rx.iter() {
             done += 1;
-            progress(done, r.1);
+            progress(done, r.nodes);
             results[i] = Some(r);
         }
     });
@@ -321,74 +352,142 @@ fn search_ply(
         .collect()
 }
 
-/// Grows a book from `start` (normally the start position) by Chuhan's own
-/// searches; `progress` is called after every searched position.
-pub fn generate(
-    start: &Position,
-    options: &GenerateOptions,
-    mut progress: impl FnMut(&Progress),
-) -> Result<Generated, GenerateError> {
-    if options.plies == 0 {
-        return Err(GenerateError::NoPlies);
-    }
-    if !(1..=100).contains(&options.depth) {
-        return Err(GenerateError::Depth(options.depth));
-    }
-    if options.width == 0 {
-        return Err(GenerateError::NoWidth);
-    }
-    if options.margin < 0 {
-        return Err(GenerateError::Margin(options.margin));
-    }
-    if options.threads == 0 {
-        return Err(GenerateError::NoThreads);
-    }
-    let start = normalized(start);
-    if start.legal_moves().is_empty() {
-        return Err(GenerateError::NoMoves);
-    }
-    let mut engines = (0..options.threads)
-        .map(|_| engine(options))
-        .collect::<Result<Vec<_>, _>>()?;
-    let budget = options.max_positions.unwrap_or(usize::MAX);
-    let mut asm = BookAssembler::new();
-    let mut seen: HashSet<u64> = HashSet::new();
-    seen.insert(fold(&start).key);
-    let mut current = vec![Queued {
-        key: fold(&start).key,
-        pos: start,
-        reach: 1.0,
-    }];
-    let mut searched = 0usize;
-    let mut nodes = 0u64;
-    let mut plies_reached = 0;
-    for ply in 0..options.plies {
-        current.truncate(budget - searched);
-        if current.is_empty() {
-            break;
+impl GenerateOptions {
+    /// Checks the options the generator cannot work with (all but the hash size,
+    /// which the engine judges).
+    pub fn check(&self) -> Result<(), GenerateError> {
+        if self.plies == 0 {
+            return Err(GenerateError::NoPlies);
         }
-        plies_reached = ply + 1;
-        let ply_size = current.len();
-        let results = search_ply(&mut engines, &current, options, |done, n| {
-            nodes += n;
-            progress(&Progress {
-                ply,
-                done_in_ply: done,
-                ply_size,
-                searched: searched + done,
-                budget: options.max_positions,
-                nodes,
-            });
-        });
-        searched += ply_size;
+        if !(1..=100).contains(&self.depth) {
+            return Err(GenerateError::Depth(self.depth));
+        }
+        if self.width == 0 {
+            return Err(GenerateError::NoWidth);
+        }
+        if self.margin < 0 {
+            return Err(GenerateError::Margin(self.margin));
+        }
+        if self.threads == 0 {
+            return Err(GenerateError::NoThreads);
+        }
+        Ok(())
+    }
+}
+
+/// A generation in progress, ply by ply: the positions of the current ply to
+/// search ([`Growth::pending`]), and the book so far. [`generate`] searches each
+/// ply itself; the work units of [`plan`] have the plies searched anywhere and
+/// feed the same analyses to [`Growth::advance`], so both build the same book.
+#[derive(Debug)]
+pub struct Growth {
+    options: GenerateOptions,
+    asm: BookAssembler,
+    seen: HashSet<u64>,
+    current: Vec<Queued>,
+    ply: u32,
+    searched: usize,
+    nodes: u64,
+    plies_reached: u32,
+}
+
+impl Growth {
+    /// A generation from `start` (normalised: no history, counters reset), before
+    /// its first search.
+    pub fn new(start: &Position, options: &GenerateOptions) -> Result<Growth, GenerateError> {
+        options.check()?;
+        let start = normalized(start);
+        if start.legal_moves().is_empty() {
+            return Err(GenerateError::NoMoves);
+        }
+        let key = fold(&start).key;
+        let mut growth = Growth {
+            options: *options,
+            asm: BookAssembler::new(),
+            seen: HashSet::from([key]),
+            current: vec![Queued {
+                key,
+                pos: start,
+                reach: 1.0,
+            }],
+            ply: 0,
+            searched: 0,
+            nodes: 0,
+            plies_reached: 0,
+        };
+        growth.trim();
+        Ok(growth)
+    }
+
+    /// Cuts the current ply to the plies and the position budget left.
+    fn trim(&mut self) {
+        if self.ply >= self.options.plies {
+            self.current.clear();
+        } else {
+            let budget = self.options.max_positions.unwrap_or(usize::MAX);
+            self.current.truncate(budget - self.searched);
+        }
+    }
+
+    /// The ply whose positions are pending (0 = the start position).
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// The positions to search now, in order (empty once the generation is over).
+    pub fn pending(&self) -> Vec<Position> {
+        self.current.iter().map(|q| q.pos.clone()).collect()
+    }
+
+    /// Whether every ply has been searched (or the budget is spent).
+    pub fn is_finished(&self) -> bool {
+        self.current.is_empty()
+    }
+
+    /// Positions searched so far.
+    pub fn searched(&self) -> usize {
+        self.searched
+    }
+
+    /// Nodes searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Takes the analyses of the pending positions (in [`Growth::pending`]'s
+    /// order): their replies enter the book, and the positions they lead to,
+    /// ordered by how likely a game following the book reaches them, become the
+    /// next ply. Refuses analyses that do not fit (a wrong count, an illegal
+    /// move), leaving the generation as it was.
+    pub fn advance(&mut self, results: &[Analysis]) -> Result<(), GenerateError> {
+        if results.len() != self.current.len() {
+            return Err(GenerateError::Analysis(format!(
+                "{} analyses for {} positions",
+                results.len(),
+                self.current.len()
+            )));
+        }
+        for (q, a) in self.current.iter().zip(results) {
+            if let Some(line) = a.lines.iter().find(|l| !q.pos.is_legal(l.mv)) {
+                return Err(GenerateError::Analysis(format!(
+                    "{} is illegal in {}",
+                    line.mv,
+                    q.pos.to_fen()
+                )));
+            }
+        }
+        self.plies_reached = self.ply + 1;
+        self.searched += self.current.len();
+        self.nodes += results.iter().map(|a| a.nodes).sum::<u64>();
         let mut next: Vec<Queued> = Vec::new();
         let mut index: HashMap<u64, usize> = HashMap::new();
-        for (q, (lines, _)) in current.iter().zip(results) {
-            let moves = select(&q.pos, &lines, options);
+        for (q, a) in self.current.iter().zip(results) {
+            let moves = select(&q.pos, &a.lines, &self.options);
             let total: u64 = moves.iter().map(|b| b.weight as u64).sum();
             for b in &moves {
-                asm.add(&q.pos, *b)
-                    .expect("searched moves are legal and distinct, positions searched once");
+                self.asm
+                    .add(&q.pos, *b)
+                    .expect("legal moves, distinct in select, positions searched once");
                 let mut child = q.pos.clone();
                 child.make_move(b.mv);
                 let child = normalized(&child);
@@ -396,7 +495,7 @@ pub fn generate(
                 let share = q.reach * b.weight as f64 / total as f64;
                 if let Some(&at) = index.get(&key) {
                     next[at].reach += share;
-                } else if seen.insert(key) && !child.legal_moves().is_empty() {
+                } else if self.seen.insert(key) && !child.legal_moves().is_empty() {
                     index.insert(key, next.len());
                     next.push(Queued {
                         pos: child,
@@ -407,12 +506,49 @@ pub fn generate(
             }
         }
         next.sort_by(|a, b| b.reach.total_cmp(&a.reach).then(a.key.cmp(&b.key)));
-        current = next;
+        self.current = next;
+        self.ply += 1;
+        self.trim();
+        Ok(())
     }
-    Ok(Generated {
-        book: asm.finish(),
-        searched,
-        plies_reached,
-        nodes,
-    })
+
+    /// The book and its statistics (the book so far, if called before the end).
+    pub fn finish(self) -> Generated {
+        Generated {
+            book: self.asm.finish(),
+            searched: self.searched,
+            plies_reached: self.plies_reached,
+            nodes: self.nodes,
+        }
+    }
+}
+
+/// Grows a book from `start` (normally the start position) by Chuhan's own
+/// searches; `progress` is called after every searched position.
+pub fn generate(
+    start: &Position,
+    options: &GenerateOptions,
+    mut progress: impl FnMut(&Progress),
+) -> Result<Generated, GenerateError> {
+    let mut growth = Growth::new(start, options)?;
+    let mut engines = engines(options, options.threads)?;
+    while !growth.is_finished() {
+        let (ply, searched, before) = (growth.ply(), growth.searched(), growth.nodes());
+        let positions = growth.pending();
+        let ply_size = positions.len();
+        let mut nodes = before;
+        let results = search_positions(&mut engines, &positions, options, |done, n| {
+            nodes += n;
+            progress(&Progress {
+                ply,
+                done_in_ply: done,
+                ply_size,
+                searched: searched + done,
+                budget: options.max_positions,
+                nodes,
+            });
+        });
+        growth.advance(&results)?;
+    }
+    Ok(growth.finish())
 }
