@@ -2,6 +2,10 @@
 //! opening books.
 
 use crate::hms::hms;
+use chuhan_arena::book_generator::plan::{Plan as BookPlan, PlanFile, Settings as BookSettings};
+use chuhan_arena::book_generator::unit::{
+    self as book_unit, Merged as BookMerged, Played as BookPlayed,
+};
 use chuhan_arena::book_generator::{self, GenerateOptions};
 use chuhan_engine::book::{
     Book, BookBuilder, BookSet, BuildOptions, OwnBook, RecordFormat, eleeye, fold, params, text,
@@ -56,33 +60,9 @@ pub enum BookCommand {
         min_games: u32,
     },
     /// Grow a book from Chuhan's own searches: from the start position, the best
-    /// few replies of every position, ply by ply.
-    Generate {
-        /// Search positions up to this many plies deep.
-        #[arg(long)]
-        plies: u32,
-        /// Search depth per position.
-        #[arg(long)]
-        depth: i32,
-        /// The binary book to write.
-        #[arg(long)]
-        out: PathBuf,
-        /// At most this many different replies per position.
-        #[arg(long, default_value_t = params::DEFAULT_GENERATE_WIDTH)]
-        width: usize,
-        /// Leave out replies more than this many centipawns below the best.
-        #[arg(long, default_value_t = params::DEFAULT_GENERATE_MARGIN_CP)]
-        margin: i32,
-        /// Stop after searching this many positions (the most likely ones first).
-        #[arg(long)]
-        max_positions: Option<usize>,
-        /// Positions searched at once (the book does not depend on it).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Hash size per search thread in MB.
-        #[arg(long, default_value_t = params::DEFAULT_GENERATE_HASH_MB)]
-        hash: usize,
-    },
+    /// few replies of every position, ply by ply (or as work units for a cluster:
+    /// --plan, --unit, --merge).
+    Generate(Box<GenerateArgs>),
     /// List the book moves of a position, from one or more books of any format.
     Probe {
         /// Book files (Chuhan binary or text, ElephantEye BOOK.DAT).
@@ -95,6 +75,52 @@ pub enum BookCommand {
         #[arg(long, num_args = 1..)]
         moves: Vec<String>,
     },
+}
+
+/// Arguments of `chuhan book generate`.
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("mode").args(["plan", "unit", "merge"])))]
+pub struct GenerateArgs {
+    /// Search positions up to this many plies deep.
+    #[arg(long, required_unless_present_any = ["unit", "merge"])]
+    pub plies: Option<u32>,
+    /// Search depth per position.
+    #[arg(long, required_unless_present_any = ["unit", "merge"])]
+    pub depth: Option<i32>,
+    /// The binary book to write (with --unit: the directory of the unit files).
+    #[arg(long, required_unless_present = "plan")]
+    pub out: Option<PathBuf>,
+    /// At most this many different replies per position.
+    #[arg(long, default_value_t = params::DEFAULT_GENERATE_WIDTH)]
+    pub width: usize,
+    /// Leave out replies more than this many centipawns below the best.
+    #[arg(long, default_value_t = params::DEFAULT_GENERATE_MARGIN_CP)]
+    pub margin: i32,
+    /// Stop after searching this many positions (the most likely ones first).
+    #[arg(long)]
+    pub max_positions: Option<usize>,
+    /// Positions searched at once (the book does not depend on it).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Hash size per search thread in MB.
+    #[arg(long, default_value_t = params::DEFAULT_GENERATE_HASH_MB)]
+    pub hash: usize,
+    /// Write the generation's first ply as work units to FILE (JSON) and stop;
+    /// search them with --unit, anywhere, and merge them with --merge.
+    #[arg(long, value_name = "FILE")]
+    pub plan: Option<PathBuf>,
+    /// Positions per work unit of --plan.
+    #[arg(long, default_value_t = 8, value_name = "N")]
+    pub positions_per_unit: u32,
+    /// Search one unit of a plan: `--unit plan.json K --out DIR` writes
+    /// `DIR/ply-P-unit-K.json` atomically, nothing if it is already there.
+    #[arg(long, num_args = 2, value_names = ["PLAN", "K"])]
+    pub unit: Vec<String>,
+    /// Replay the generation of DIR's `plan.json` with the unit files in DIR: write
+    /// the book to --out when every ply is searched (exit status 0), else the plan
+    /// of the ply to search next to DIR/next.json (exit status 3).
+    #[arg(long, value_name = "DIR")]
+    pub merge: Option<PathBuf>,
 }
 
 /// Runs a `chuhan book` subcommand.
@@ -115,27 +141,7 @@ pub fn run(args: &BookArgs) -> ExitCode {
                 min_games: *min_games,
             },
         ),
-        BookCommand::Generate {
-            plies,
-            depth,
-            out,
-            width,
-            margin,
-            max_positions,
-            threads,
-            hash,
-        } => generate_book(
-            &GenerateOptions {
-                plies: *plies,
-                depth: *depth,
-                width: *width,
-                margin: *margin,
-                max_positions: *max_positions,
-                threads: *threads,
-                hash_mb: *hash,
-            },
-            out,
-        ),
+        BookCommand::Generate(args) => return generate(args),
         BookCommand::Probe { books, fen, moves } => probe(books, fen.as_deref(), moves),
     };
     match result {
@@ -369,18 +375,199 @@ fn generate_book(options: &GenerateOptions, out: &Path) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let size = write_book(&generated.book, out)?;
     println!(
-        "{}: {} positions searched to depth {} over {} plies, {} moves in {} positions, \
-         {size} bytes, {} Mnodes, {}",
+        "{}, {}",
+        generated_line(out, &generated, options.depth, size),
+        hms(started.elapsed())
+    );
+    Ok(())
+}
+
+/// `book.bin: 37 positions searched to depth 8 over 4 plies, 70 moves in 37
+/// positions, 1234 bytes, 12 Mnodes`: what a generation made (the local run adds
+/// its time).
+fn generated_line(
+    out: &Path,
+    generated: &book_generator::Generated,
+    depth: i32,
+    size: usize,
+) -> String {
+    format!(
+        "{}: {} positions searched to depth {depth} over {} plies, {} moves in {} positions, \
+         {size} bytes, {} Mnodes",
         out.display(),
         generated.searched,
-        options.depth,
         generated.plies_reached,
         generated.book.move_count(),
         generated.book.position_count(),
         generated.nodes / 1_000_000,
-        hms(started.elapsed())
+    )
+}
+
+/// `chuhan book generate`: locally, or one of --plan, --unit, --merge. Exit status
+/// 0 done, 1 a unit could not be searched, 2 bad arguments or files, 3 a merge
+/// that needs another ply searched.
+fn generate(args: &GenerateArgs) -> ExitCode {
+    let fail = |message: String| {
+        eprintln!("error: {message}");
+        ExitCode::from(2)
+    };
+    if !args.unit.is_empty() {
+        return generate_unit(args);
+    }
+    if let Some(dir) = &args.merge {
+        let Some(out) = &args.out else {
+            return fail("--merge needs --out BOOK".into());
+        };
+        return match merge_units(dir, out) {
+            Ok(code) => code,
+            Err(e) => fail(e),
+        };
+    }
+    let (Some(plies), Some(depth)) = (args.plies, args.depth) else {
+        return fail("give --plies and --depth".into());
+    };
+    let options = GenerateOptions {
+        plies,
+        depth,
+        width: args.width,
+        margin: args.margin,
+        max_positions: args.max_positions,
+        threads: args.threads,
+        hash_mb: args.hash,
+    };
+    let result = match (&args.plan, &args.out) {
+        (Some(plan), _) => write_generate_plan(&options, args.positions_per_unit, plan),
+        (None, Some(out)) => generate_book(&options, out),
+        (None, None) => Err("give --out BOOK".into()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
+}
+
+/// `--plan FILE`: the first ply of the generation as work units.
+fn write_generate_plan(
+    options: &GenerateOptions,
+    positions_per_unit: u32,
+    path: &Path,
+) -> Result<(), String> {
+    options.check().map_err(|e| e.to_string())?;
+    let settings = BookSettings::new(&Position::startpos(), options, positions_per_unit);
+    let plan = BookPlan::new(settings).map_err(|e| e.to_string())?;
+    plan.write(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    println!(
+        "{}: book plan {}, ply 0 of {}: {}, units of up to {} positions (depth {}, width {}, margin {})",
+        path.display(),
+        plan.run_id,
+        options.plies,
+        plural(plan.positions.len(), "position"),
+        positions_per_unit,
+        options.depth,
+        options.width,
+        options.margin
     );
     Ok(())
+}
+
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// `--unit PLAN K --out DIR`: searches one unit. Exit status 0 when its file is
+/// written (or was there), 1 when it could not be searched, 2 bad arguments.
+fn generate_unit(args: &GenerateArgs) -> ExitCode {
+    let fail = |message: String| {
+        eprintln!("error: {message}");
+        ExitCode::from(2)
+    };
+    let plan_path = Path::new(&args.unit[0]);
+    let plan = match BookPlan::read(plan_path) {
+        Ok(p) => p,
+        Err(e) => return fail(format!("{}: {e}", plan_path.display())),
+    };
+    let Ok(k) = args.unit[1].parse::<u32>() else {
+        return fail(format!("`{}` is not a unit number", args.unit[1]));
+    };
+    if let Err(e) = plan.unit(k) {
+        return fail(e.to_string());
+    }
+    let Some(dir) = &args.out else {
+        return fail("--unit needs --out DIR".into());
+    };
+    let copy = dir.join("plan.json");
+    match BookPlan::read(&copy) {
+        Ok(there) if there.run_id != plan.run_id => {
+            return fail(format!(
+                "{} holds book run {}, not {}; use another directory",
+                dir.display(),
+                there.run_id,
+                plan.run_id
+            ));
+        }
+        Ok(_) => {}
+        Err(_) => {
+            if let Err(e) = plan.write(&copy) {
+                return fail(format!("{}: {e}", copy.display()));
+            }
+        }
+    }
+    match book_unit::play(&plan, k, dir, args.threads) {
+        Ok(played) => {
+            let file = book_unit::path(dir, plan.ply, k);
+            let what = match played {
+                BookPlayed::Written => "searched",
+                BookPlayed::AlreadyThere => "already searched",
+            };
+            println!("{}: unit {k} of ply {} {what}", file.display(), plan.ply);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: unit {k}: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `--merge DIR --out BOOK`: the book when every ply is searched, else the plan
+/// of the next ply in DIR/next.json (exit status 3).
+fn merge_units(dir: &Path, out: &Path) -> Result<ExitCode, String> {
+    crate::output::check_writable(out)?;
+    let plan_path = dir.join("plan.json");
+    let plan = BookPlan::read(&plan_path).map_err(|e| format!("{}: {e}", plan_path.display()))?;
+    match book_unit::merge(&plan.settings, dir).map_err(|e| e.to_string())? {
+        BookMerged::Finished(generated) => {
+            let size = write_book(&generated.book, out)?;
+            // A plan left from the last round would only mislead.
+            let _ = std::fs::remove_file(dir.join(book_unit::NEXT_PLAN));
+            println!(
+                "{}",
+                generated_line(out, &generated, plan.settings.depth, size)
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        BookMerged::Next {
+            plan: next,
+            done,
+            searched,
+        } => {
+            let path = dir.join(book_unit::NEXT_PLAN);
+            next.write(&path)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            println!(
+                "{}: ply {} of {}: {} in {}, {} done; {} searched before it",
+                path.display(),
+                next.ply,
+                next.settings.plies,
+                plural(next.positions.len(), "position"),
+                plural(next.units.len(), "unit"),
+                done.len(),
+                plural(searched, "position"),
+            );
+            Ok(ExitCode::from(3))
+        }
+    }
 }
 
 fn probe(files: &[PathBuf], fen: Option<&str>, moves: &[String]) -> Result<(), String> {

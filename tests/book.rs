@@ -739,3 +739,116 @@ fn generated_books_follow_the_searches_and_do_not_depend_on_threads() {
         .is_err()
     );
 }
+
+#[test]
+fn cli_generate_plan_units_and_merge_build_the_local_book() {
+    use std::process::Command;
+    let dir = std::env::temp_dir().join(format!("chuhan-book-units-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let settings = [
+        "book", "generate", "--plies", "3", "--depth", "2", "--width", "2", "--hash", "1",
+    ];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> {
+        settings.iter().chain(extra).copied().collect()
+    };
+    let (code, local, err) = run(&with(&["--out", "local.bin"]));
+    assert_eq!(code, Some(0), "{err}");
+    let (code, made, err) = run(&with(&["--plan", "plan.json", "--positions-per-unit", "1"]));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        made.contains("ply 0 of 3: 1 position, units of up to 1 positions"),
+        "{made}"
+    );
+    // Units go to `units/`, which keeps a copy of the plan; each merge either
+    // names the ply to search next (status 3) or writes the book.
+    let mut plan = "plan.json".to_string();
+    let mut rounds = 0;
+    let merged = loop {
+        let units: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(&plan)).unwrap()).unwrap();
+        // Out of order, and the last one twice: it counts once.
+        let n = units["units"].as_array().unwrap().len();
+        for k in (0..n).rev().chain([n - 1]) {
+            let (code, out, err) = run(&[
+                "book",
+                "generate",
+                "--unit",
+                &plan,
+                &k.to_string(),
+                "--out",
+                "units",
+            ]);
+            assert_eq!(code, Some(0), "{err}");
+            assert!(out.contains(&format!("unit {k} of ply {rounds}")), "{out}");
+        }
+        let (code, out, err) = run(&[
+            "book",
+            "generate",
+            "--merge",
+            "units",
+            "--out",
+            "merged.bin",
+        ]);
+        rounds += 1;
+        match code {
+            Some(3) => {
+                assert!(
+                    out.starts_with(&format!("units/next.json: ply {rounds} of 3: ")),
+                    "{out}"
+                );
+                plan = "units/next.json".into();
+            }
+            Some(0) => break out,
+            _ => panic!("{out}{err}"),
+        }
+    };
+    assert_eq!(rounds, 3);
+    assert!(!dir.join("units/next.json").exists());
+    assert_eq!(
+        std::fs::read(dir.join("merged.bin")).unwrap(),
+        std::fs::read(dir.join("local.bin")).unwrap()
+    );
+    // The same line as the local run, less its time.
+    let local = local.trim_end();
+    assert_eq!(
+        merged.trim_end().replace("merged.bin", "local.bin"),
+        local[..local.rfind(", ").unwrap()]
+    );
+    // A unit of another generation is refused in that directory.
+    let (code, _, err) = run(&[
+        "book",
+        "generate",
+        "--plies",
+        "2",
+        "--depth",
+        "2",
+        "--plan",
+        "other.json",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, _, err) = run(&[
+        "book",
+        "generate",
+        "--unit",
+        "other.json",
+        "0",
+        "--out",
+        "units",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("holds book run"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
