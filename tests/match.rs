@@ -996,6 +996,7 @@ fn a_tournament_player_forfeits_an_engine_that_cannot_start() {
         red: engine("Good", ""),
         black: missing,
         clock: ClockSetting::even("30+1".parse().unwrap()),
+        limit: None,
         tolerance: Duration::from_millis(500),
         rules: Default::default(),
         opening: None,
@@ -1245,4 +1246,116 @@ fn plan_units_and_merge_give_the_local_match() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unit-1.json: unit 0 with games [1, 2]"));
+}
+
+#[test]
+fn tournament_plan_units_and_merge_give_the_local_event() {
+    let dir = scratch("tournament-units");
+    let me = env!("CARGO_BIN_EXE_chuhan");
+    let event = |out: &str| {
+        let engine = |name: &str, options: serde_json::Value| serde_json::json!({"name": name, "command": me, "options": options});
+        serde_json::json!({
+            "event": "Unit cup",
+            "engines": [
+                engine("Large", serde_json::json!({"usebook": false})),
+                engine("Small", serde_json::json!({"usebook": false, "knowledge": "small"})),
+                engine("Hash8", serde_json::json!({"usebook": false, "hash": 8})),
+                engine("Quits", serde_json::json!({"usebook": false})),
+            ],
+            "format": {"type": "round_robin"},
+            "time_control": "60+1",
+            "limit": {"depth": 1},
+            "openings": [{"moves": ["h2e2", "h9g7"]}, {"moves": ["c3c4"]}],
+            "withdrawals": [{"engine": "Quits", "from_round": 3}],
+            "output": {"results": format!("{out}.jsonl"), "pgn": format!("{out}.pgn")}
+        })
+        .to_string()
+    };
+    std::fs::write(dir.join("local.json"), event("local")).unwrap();
+    std::fs::write(dir.join("units.json"), event("units")).unwrap();
+    let run = |args: &[&str]| {
+        let out = chuhan().args(args).current_dir(&dir).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, local, err) = run(&["tournament", "local.json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, made, err) = run(&[
+        "tournament",
+        "units.json",
+        "--plan",
+        "plan.json",
+        "--games-per-unit",
+        "2",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(made.starts_with("Round 1 paired: "), "{made}");
+    assert!(made.contains("plan.json: plan "), "{made}");
+    // Each merge records what the units played and plans the games due next.
+    let mut plan = "plan.json".to_string();
+    let mut merged = made;
+    let mut merges = 0;
+    loop {
+        let text = std::fs::read_to_string(dir.join(&plan)).unwrap();
+        let units = serde_json::from_str::<serde_json::Value>(&text).unwrap()["units"]
+            .as_array()
+            .unwrap()
+            .len();
+        for k in (0..units).rev() {
+            let (code, out, err) = run(&[
+                "tournament",
+                "--unit",
+                &plan,
+                &k.to_string(),
+                "--out",
+                "units",
+            ]);
+            assert_eq!(code, Some(0), "{err}");
+            assert!(out.ends_with(&format!("unit {k} played\n")), "{out}");
+        }
+        let (code, out, err) = run(&["tournament", "--merge", "units"]);
+        merges += 1;
+        merged.push_str(&out);
+        match code {
+            Some(3) => plan = "units/next.json".into(),
+            Some(0) => break,
+            _ => panic!("{out}{err}"),
+        }
+    }
+    assert_eq!(merges, 3);
+    // A unit played again counts once.
+    let (code, out, _) = run(&["tournament", "--unit", "plan.json", "0", "--out", "units"]);
+    assert_eq!(code, Some(0));
+    assert!(out.ends_with("unit 0 already played\n"), "{out}");
+    let final_of = |s: &str| s[s.rfind("Final:").expect("a final report")..].to_string();
+    assert_eq!(final_of(&merged), final_of(&local));
+    // The game lines, in the same order; the same records, the same PGN.
+    let games = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| l.starts_with("Game "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(games(&merged), games(&local));
+    assert!(
+        games(&local).iter().any(|g| g.contains("forfeit")),
+        "{local}"
+    );
+    for ext in ["jsonl", "pgn"] {
+        let read = |name: &str| {
+            without_times(&std::fs::read_to_string(dir.join(format!("{name}.{ext}"))).unwrap())
+        };
+        assert_eq!(read("units"), read("local"), "{ext}");
+    }
+    // The event is over: a merge now changes nothing.
+    let before = std::fs::read_to_string(dir.join("units.jsonl")).unwrap();
+    let (code, _, err) = run(&["tournament", "--merge", "units"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("units.jsonl")).unwrap(),
+        before
+    );
 }

@@ -818,3 +818,180 @@ fn swiss_priority_order_chooses_who_moves_down() {
     assert_eq!(bye, None);
     assert_eq!(boards, [(10, 2), (4, 7), (6, 1), (3, 5), (9, 8)]);
 }
+
+/// Plays an event as a cluster would: each merge of the unit files in `units`
+/// records what they played and plans the games due next; the fake plays each
+/// plan's units (last unit first), written as unit files. Returns the event and
+/// the number of plans.
+fn run_as_units(config: &TournamentConfig, units: &Path, per_unit: u32) -> (Event, usize) {
+    use chuhan_arena::tournament::plan::{Plan, PlanFile};
+    use chuhan_arena::tournament::unit_result::{
+        self, Merged, UNIT_FORMAT, UNIT_VERSION, UnitGame, UnitResult,
+    };
+    use chuhan_engine::notation::{IccsStyle, Notation};
+    let settings = (per_unit, "2026.12.02", Notation::Iccs(IccsStyle::Compact));
+    let mut fake = Fake::default();
+    let mut plans = 0;
+    std::fs::create_dir_all(units).unwrap();
+    loop {
+        match unit_result::merge(config, Some(units), settings, |_| {}).unwrap() {
+            Merged::Finished => break,
+            Merged::Next(plan) => {
+                plans += 1;
+                let plan = Plan::from_json(&plan.to_json()).unwrap();
+                assert!(plan.games() > 0);
+                for u in plan.units.iter().rev() {
+                    let games = u
+                        .games
+                        .iter()
+                        .map(|g| {
+                            let (decision, termination, moves, pgn) =
+                                match fake.play(&g.spec()).unwrap() {
+                                    GameOutcome::Played(p) => (
+                                        Decision::Played(p.result),
+                                        Some(p.termination),
+                                        p.moves.iter().map(Move::to_string).collect(),
+                                        p.pgn,
+                                    ),
+                                    GameOutcome::Forfeited(a) => {
+                                        (Decision::Forfeit(a), None, Vec::new(), None)
+                                    }
+                                };
+                            UnitGame {
+                                game: g.clone(),
+                                decision,
+                                termination,
+                                moves,
+                                pgn,
+                            }
+                        })
+                        .collect();
+                    let result = UnitResult {
+                        format: UNIT_FORMAT.into(),
+                        version: UNIT_VERSION,
+                        event_id: plan.event_id.clone(),
+                        plan_id: plan.plan_id.clone(),
+                        unit: u.index,
+                        games,
+                    };
+                    std::fs::write(
+                        units.join(unit_result::file_name(&plan.plan_id, u.index)),
+                        serde_json::to_string(&result).unwrap(),
+                    )
+                    .unwrap();
+                }
+            }
+        }
+    }
+    (Runner::open(config.clone()).unwrap().event().clone(), plans)
+}
+
+#[test]
+fn units_merged_into_an_event_give_the_local_run() {
+    let cases: [(&str, usize, &str, &str, u32); 4] = [
+        (
+            "rr",
+            6,
+            r#"{"type": "round_robin", "games_per_pairing": 2}"#,
+            r#""draw_seed": 11, "withdrawals": [{"engine": "E6", "from_round": 4}],"#,
+            3,
+        ),
+        (
+            "swiss",
+            9,
+            r#"{"type": "swiss", "rounds": 5}"#,
+            r#""draw_seed": 5,"#,
+            2,
+        ),
+        (
+            "ko",
+            7,
+            r#"{"type": "knockout", "elimination": "double", "games_per_match": 2}"#,
+            r#""draw_seed": 3,"#,
+            1,
+        ),
+        (
+            "ghost",
+            5,
+            r#"{"type": "knockout", "games_per_match": 2}"#,
+            "",
+            2,
+        ),
+    ];
+    for (name, n, format, extra, per_unit) in cases {
+        let mut engines = names(n);
+        if name == "ghost" {
+            engines[1] = "Ghost".into();
+        }
+        let refs: Vec<&str> = engines.iter().map(String::as_str).collect();
+        let local_dir = dir(&format!("units-{name}-local"));
+        let unit_dir = dir(&format!("units-{name}"));
+        let local = run_to_end(&config(&local_dir, &refs, format, extra), 1);
+        let c = config(&unit_dir, &refs, format, extra);
+        let (merged, plans) = run_as_units(&c, &unit_dir.join("units"), per_unit);
+        assert!(plans >= merged.rounds().len(), "{name}: {plans} plans");
+        assert_eq!(ranking(&merged), ranking(&local), "{name}");
+        // Record for record, in the same order: the results files are equal.
+        let read = |d: &Path| std::fs::read_to_string(d.join("results.jsonl")).unwrap();
+        assert!(
+            read(&local_dir) == read(&unit_dir),
+            "{name}: results differ"
+        );
+        assert_eq!(
+            std::fs::read_to_string(local_dir.join("event.pgn")).unwrap(),
+            std::fs::read_to_string(unit_dir.join("event.pgn")).unwrap(),
+            "{name}"
+        );
+        // Merging again records nothing twice.
+        let before = read(&unit_dir);
+        assert_eq!(run_as_units(&c, &unit_dir.join("units"), per_unit).1, 0);
+        assert_eq!(read(&unit_dir), before, "{name}");
+    }
+}
+
+#[test]
+fn a_unit_game_that_is_not_the_game_due_stops_the_merge() {
+    use chuhan_arena::tournament::unit_result::{self, Merged, UnitResult};
+    use chuhan_engine::notation::{IccsStyle, Notation};
+    let d = dir("units-foreign");
+    let units = d.join("units");
+    let c = config(
+        &d,
+        &["E1", "E2", "E3", "E4"],
+        r#"{"type": "round_robin"}"#,
+        "",
+    );
+    run_as_units(&c, &units, 2);
+    // Edit one game's engine in its unit file and replay the event from scratch.
+    std::fs::remove_file(&c.output.results).unwrap();
+    let file = std::fs::read_dir(&units)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("unit-")
+        })
+        .unwrap();
+    let id = chuhan_arena::tournament::plan::event_id(&c);
+    let mut r = UnitResult::read(&file, &id).unwrap();
+    r.games[0].game.red.command = "./elsewhere".into();
+    std::fs::write(&file, serde_json::to_string(&r).unwrap()).unwrap();
+    let settings = (2, "2026.12.02", Notation::Iccs(IccsStyle::Compact));
+    let err = unit_result::merge(&c, Some(&units), settings, |_| {}).unwrap_err();
+    assert!(
+        err.to_string().contains("otherwise than the event"),
+        "{err}"
+    );
+    // A unit file of another event is refused outright.
+    r.event_id = "0000000000000000".into();
+    std::fs::write(&file, serde_json::to_string(&r).unwrap()).unwrap();
+    let err = unit_result::merge(&c, Some(&units), settings, |_| {}).unwrap_err();
+    assert!(err.to_string().contains("a unit of event"), "{err}");
+    assert!(matches!(
+        unit_result::merge(&c, None, settings, |_| {}),
+        Ok(Merged::Next(_))
+    ));
+}

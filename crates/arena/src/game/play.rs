@@ -32,6 +32,28 @@ impl fmt::Display for GameId {
     }
 }
 
+/// A fixed search limit per move that replaces the clocks (engine testing: a game
+/// at a fixed depth or node count is reproducible). In JSON `{"depth": 3}` or
+/// `{"nodes": 10000}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum FixedLimit {
+    /// Every move searched to this depth.
+    Depth(u32),
+    /// Every move searched for this many nodes.
+    Nodes(u64),
+}
+
+impl fmt::Display for FixedLimit {
+    /// `depth=3`, `nodes=10000` (as the PGN `TimeControl` tag of a match says it).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FixedLimit::Depth(d) => write!(f, "depth={d}"),
+            FixedLimit::Nodes(n) => write!(f, "nodes={n}"),
+        }
+    }
+}
+
 /// Everything needed to play one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameSpec {
@@ -45,6 +67,8 @@ pub struct GameSpec {
     pub black: EngineConfig,
     /// The clocks of both sides (§6).
     pub clock: ClockSetting,
+    /// A fixed depth or node count per move instead of the clocks.
+    pub limit: Option<FixedLimit>,
     /// Overstep forgiven before a time forfeit (§21; pipe latency).
     pub tolerance: Duration,
     /// The rules the game is judged by.

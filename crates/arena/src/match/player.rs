@@ -12,7 +12,9 @@ use super::params;
 use super::process::TrafficLog;
 use super::referee::{self, GameSetup};
 use crate::game::engine_config::EngineConfig;
-use crate::game::play::{Absence, GameOutcome, GamePlayer, GameSpec, PlayError, PlayedGame};
+use crate::game::play::{
+    Absence, FixedLimit, GameOutcome, GamePlayer, GameSpec, PlayError, PlayedGame,
+};
 use chuhan_engine::notation::{Notation, pgn};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -26,6 +28,7 @@ pub struct MatchPlayer {
     hang_timeout: Duration,
     notation: Notation,
     log: Option<TrafficLog>,
+    date: Option<String>,
 }
 
 impl MatchPlayer {
@@ -39,7 +42,15 @@ impl MatchPlayer {
             hang_timeout: params::HANG_TIMEOUT,
             notation,
             log,
+            date: None,
         }
+    }
+
+    /// Dates every game `date` (`yyyy.mm.dd`) instead of the day it is played (the
+    /// games of a tournament's work units carry the plan's date).
+    pub fn with_date(mut self, date: String) -> MatchPlayer {
+        self.date = Some(date);
+        self
     }
 
     /// Replaces the driver's waits (tests shorten them).
@@ -77,10 +88,14 @@ impl GamePlayer for MatchPlayer {
                 let setup = GameSetup {
                     event: spec.event.clone(),
                     round: spec.id.to_string(),
-                    date: referee::today(),
+                    date: self.date.clone().unwrap_or_else(referee::today),
                     opening: spec.opening.clone(),
                     rules: spec.rules,
-                    limit: Limit::Clock(spec.clock.clone()),
+                    limit: match spec.limit {
+                        Some(FixedLimit::Depth(d)) => Limit::Depth(d),
+                        Some(FixedLimit::Nodes(n)) => Limit::Nodes(n),
+                        None => Limit::Clock(spec.clock.clone()),
+                    },
                     tolerance: spec.tolerance,
                     hang_timeout: self.hang_timeout,
                     adjudication: Default::default(),

@@ -24,13 +24,15 @@
 //! `{"type": "knockout", "elimination": "single" | "double", "seeds": 4,
 //! "games_per_match": 2, "tiebreak_time_control": "600+10", "tiebreak_games": 2}`.
 //! The time control is a [`TimeControl`] string, or `{"red": "…", "black": "…"}` for
-//! time odds (6.5). Relative output paths are taken from the config file's folder.
+//! time odds (6.5); `"limit": {"depth": 3}` (or `{"nodes": N}`) replaces the clocks
+//! by a fixed search per move, for engine testing. Relative output paths are taken from the config file's folder.
 
 use super::scoring::Scoring;
 use crate::game::clock::{ClockSetting, TimeControl};
 use crate::game::engine_config::EngineConfig;
 use crate::game::opening::Opening;
 use crate::game::params::TOLERANCE;
+use crate::game::play::FixedLimit;
 use chuhan_engine::rules::RuleSet;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -169,6 +171,12 @@ pub struct TournamentConfig {
     pub format: FormatConfig,
     /// The clocks (§6).
     pub time_control: ClockSetting,
+    /// A fixed depth or node count per move that replaces the clocks (engine
+    /// testing, not a CXA control): `{"depth": 3}` or `{"nodes": 10000}`. Games are
+    /// then reproducible, and a tournament played as work units on a cluster is
+    /// the one played locally.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<FixedLimit>,
     /// Clock tolerance in milliseconds ([`TOLERANCE`] by default).
     #[serde(default = "default_tolerance")]
     pub tolerance_ms: u64,

@@ -867,6 +867,7 @@ impl Event {
             red: self.engine(s.red).clone(),
             black: self.engine(s.black).clone(),
             clock,
+            limit: self.config.limit,
             tolerance: self.config.tolerance(),
             rules: self.config.rules,
             opening: (!openings.is_empty())

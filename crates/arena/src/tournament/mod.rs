@@ -21,6 +21,10 @@
 //! twice, hands games to [`GamePlayer`]s and rewrites the [`report`]s
 //! (terminal text and a self-contained [`html`] page) after every round.
 //!
+//! On a cluster, the games due at a time become a [`plan`] of work units, played
+//! anywhere; [`unit_result::merge`] records them into the event through the same
+//! runner, exactly as a local run with one game at a time records them.
+//!
 //! # The seam to the match runner
 //!
 //! Games are played through [`GamePlayer`], of the arena's shared vocabulary
@@ -57,6 +61,7 @@ pub mod html;
 pub mod knockout;
 pub mod matching;
 pub mod params;
+pub mod plan;
 pub mod player;
 pub mod report;
 pub mod results;
@@ -66,3 +71,4 @@ pub mod scoring;
 pub mod standings;
 pub mod swiss;
 pub mod tiebreak;
+pub mod unit_result;

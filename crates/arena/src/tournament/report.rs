@@ -106,8 +106,13 @@ impl Report {
         let facts = vec![
             event.format_summary(),
             format!(
-                "time control {} · rules {} · scoring {} (win/draw/loss)",
-                config.time_control, config.rules, config.scoring
+                "{} · rules {} · scoring {} (win/draw/loss)",
+                match config.limit {
+                    Some(limit) => format!("fixed {limit} per move"),
+                    None => format!("time control {}", config.time_control),
+                },
+                config.rules,
+                config.scoring
             ),
             format!(
                 "rounds finished {done} of {}{}",
