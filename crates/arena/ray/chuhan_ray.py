@@ -2,12 +2,20 @@
 """Runs the work units of a Chuhan plan on a Ray cluster.
 
 A plan comes from the binary (`chuhan match ... --plan plan.json`, `chuhan datagen
-... --plan plan.json`); each unit is played by `chuhan match|datagen --unit plan.json
-K --out DIR` as one Ray task, anywhere in the cluster. The driver keeps every
-finished unit's file in its results directory (written atomically, one name per
-unit, so a unit played twice counts once), shows live progress, stops a match once
-its SPRT decides, resumes from the results directory after a restart, and ends by
-printing what `chuhan match --merge` (or `chuhan datagen --stats`) prints.
+... --plan plan.json`, `chuhan book generate ... --plan plan.json`, `chuhan
+tournament event.json --plan plan.json`); each unit is played by `chuhan
+match|datagen|book generate|tournament --unit plan.json K --out DIR` as one Ray
+task, anywhere in the cluster. The driver keeps every finished unit's file in its
+results directory (written atomically, one name per unit, so a unit played twice
+counts once), shows live progress, stops a match once its SPRT decides, resumes
+from the results directory after a restart, and ends by printing what `chuhan match
+--merge` (or `chuhan datagen --stats`) prints.
+
+Book generation and tournaments go in rounds (a ply of the book, the games an
+event has due): the driver merges (`chuhan book generate --merge RESULTS --out
+BOOK`, `chuhan tournament --merge RESULTS`), which either finishes (the book, the
+final standings) or writes the plan of the next round to RESULTS/next.json (exit
+status 3); it plays that plan's units and merges again.
 
     python chuhan_ray.py --address HEAD:6379 --chuhan target/release/chuhan \
         --plan plan.json --results results/
@@ -32,15 +40,30 @@ import time
 
 MATCH_PLAN = "chuhan-match-plan"
 DATAGEN_PLAN = "chuhan-datagen-plan"
+BOOK_PLAN = "chuhan-book-plan"
+TOURNAMENT_PLAN = "chuhan-tournament-plan"
+# The subcommand that plays a unit of each kind of plan.
+COMMANDS = {MATCH_PLAN: ["match"], DATAGEN_PLAN: ["datagen"],
+            BOOK_PLAN: ["book", "generate"], TOURNAMENT_PLAN: ["tournament"]}
+# Plans that go on in rounds: a merge either finishes or writes the next plan.
+ROUND_KINDS = (BOOK_PLAN, TOURNAMENT_PLAN)
+NEXT_PLAN = "next.json"
+MORE_TO_PLAY = 3  # exit status of such a merge that wrote NEXT_PLAN
 # The progress merge runs at most every 2 s, and at most a tenth of the time (it
 # re-reads every unit file: 0.2 s for 1,000 games here).
 MERGE_EVERY_SECONDS = 2.0
 MERGE_SHARE = 0.1
 
 
-def unit_file(kind, k):
+def unit_file(kind, plan, k):
     """The file name unit `k` of a plan of `kind` writes."""
-    return f"unit-{k}.json" if kind == MATCH_PLAN else f"unit-{k}.bin"
+    if kind == MATCH_PLAN:
+        return f"unit-{k}.json"
+    if kind == DATAGEN_PLAN:
+        return f"unit-{k}.bin"
+    if kind == BOOK_PLAN:
+        return f"ply-{plan['ply']}-unit-{k}.json"
+    return f"unit-{plan['plan_id']}-{k}.json"
 
 
 def write_atomic(path, data):
@@ -55,38 +78,55 @@ def write_atomic(path, data):
     os.replace(tmp, path)
 
 
-def unit_is_done(kind, plan, path):
-    """Whether `path` holds a finished unit of `plan` (the binary checks it fully
+def unit_is_done(kind, plan, k, path):
+    """Whether `path` holds finished unit `k` of `plan` (the binary checks it fully
     when merging)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
     except FileNotFoundError:
         return False
-    if kind == MATCH_PLAN:
-        try:
-            return json.loads(data).get("plan_id") == plan["plan_id"]
-        except ValueError:
-            return False
-    # A data unit: magic, then the run id at bytes 16..24 (docs/datagen-format.md).
-    return (
-        len(data) >= 64
-        and data[:8] == b"CHUHANDG"
-        and int.from_bytes(data[16:24], "little") == int(plan["run_id"], 16)
-    )
+    if kind == DATAGEN_PLAN:
+        # A data unit: magic, then the run id at bytes 16..24 (docs/datagen-format.md).
+        return (
+            len(data) >= 64
+            and data[:8] == b"CHUHANDG"
+            and int.from_bytes(data[16:24], "little") == int(plan["run_id"], 16)
+        )
+    try:
+        unit = json.loads(data)
+    except ValueError:
+        return False
+    if kind == BOOK_PLAN:
+        return (unit.get("run_id"), unit.get("ply"), unit.get("unit")) == (
+            plan["run_id"], plan["ply"], k)
+    return unit.get("plan_id") == plan["plan_id"]
 
 
-def unit_games(plan, k):
-    """Games in unit `k`."""
+# What a unit's size counts, and what its work counts (for the rates).
+SIZE_WORD = {MATCH_PLAN: "games", DATAGEN_PLAN: "games", BOOK_PLAN: "positions",
+             TOURNAMENT_PLAN: "games"}
+WORK_WORD = {MATCH_PLAN: "positions", DATAGEN_PLAN: "positions", BOOK_PLAN: "nodes",
+             TOURNAMENT_PLAN: "positions"}
+
+
+def unit_size(kind, plan, k):
+    """Games (match, datagen, tournament) or positions (book) in unit `k`."""
     unit = plan["units"][k]
+    if kind == BOOK_PLAN:
+        return unit["positions"]
     return len(unit["games"]) if isinstance(unit["games"], list) else unit["games"]
 
 
-def unit_positions(kind, data):
-    """Positions in a finished unit: plies played (match), records kept (datagen)."""
-    if kind == MATCH_PLAN:
-        return sum(len(g["moves"]) for g in json.loads(data)["games"])
-    return int.from_bytes(data[40:48], "little")
+def unit_work(kind, data):
+    """The work in a finished unit: plies played (match, tournament), records kept
+    (datagen), nodes searched (book)."""
+    if kind == DATAGEN_PLAN:
+        return int.from_bytes(data[40:48], "little")
+    unit = json.loads(data)
+    if kind == BOOK_PLAN:
+        return sum(p["nodes"] for p in unit["positions"])
+    return sum(len(g["moves"]) for g in unit["games"])
 
 
 def hms(seconds):
@@ -136,7 +176,7 @@ def die_with_parent():
     ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-def play_unit(kind, plan_text, k, key, names, *blobs):
+def play_unit(kind, plan_text, k, file_name, key, names, *blobs):
     """A Ray task: plays unit `k` in a scratch directory on this node and returns
     (k, the unit file's bytes, seconds, node id)."""
     import ray
@@ -148,14 +188,15 @@ def play_unit(kind, plan_text, k, key, names, *blobs):
         with open(plan_path, "w") as f:
             f.write(plan_text)
         out = os.path.join(scratch, "out")
-        command = "match" if kind == MATCH_PLAN else "datagen"
-        argv = [os.path.join(home, names[0]), command, "--unit", plan_path, str(k),
-                "--out", out, "--concurrency", "1"]
+        argv = ([os.path.join(home, names[0])] + COMMANDS[kind]
+                + ["--unit", plan_path, str(k), "--out", out])
+        if kind in (MATCH_PLAN, DATAGEN_PLAN):
+            argv += ["--concurrency", "1"]
         done = subprocess.run(argv, cwd=home, capture_output=True, text=True,
                               preexec_fn=die_with_parent)
         if done.returncode != 0:
             raise RuntimeError(f"unit {k}: exit {done.returncode}: {done.stderr.strip()}")
-        with open(os.path.join(out, unit_file(kind, k)), "rb") as f:
+        with open(os.path.join(out, file_name), "rb") as f:
             data = f.read()
     return k, data, time.time() - started, ray.get_runtime_context().get_node_id()
 
@@ -193,8 +234,9 @@ def parse_args(argv):
     p.add_argument("--ship", action="append", default=[], metavar="FILE",
                    help="another file every node needs (an engine); tasks run in the "
                         "directory holding the shipped files")
-    p.add_argument("--plan", help="the plan (chuhan match|datagen ... --plan FILE); "
-                                  "optional when RESULTS already holds plan.json")
+    p.add_argument("--plan", help="the plan (chuhan match|datagen|book generate|tournament "
+                                  "... --plan FILE); optional when RESULTS already holds "
+                                  "plan.json")
     p.add_argument("--results", required=True, help="the results directory")
     p.add_argument("--retries", type=int, default=3,
                    help="times a unit is tried again after a lost node or a failure")
@@ -206,6 +248,7 @@ def parse_args(argv):
     p.add_argument("--no-sprt-stop", action="store_true",
                    help="play every unit even when the SPRT has decided")
     p.add_argument("--pgn", help="match: also write the games to this PGN file")
+    p.add_argument("--book", help="book plans: the book to write")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument("--verbose", action="store_true",
                    help="a line per finished unit: its node and time")
@@ -235,13 +278,156 @@ def load_plan(args):
         except FileNotFoundError:
             sys.exit(f"error: give --plan (no plan.json in {args.results})")
         plan = json.loads(text)
-    if plan.get("format") not in (MATCH_PLAN, DATAGEN_PLAN):
-        sys.exit(f"error: not a match or datagen plan: format {plan.get('format')!r}")
+    if plan.get("format") not in COMMANDS:
+        sys.exit(f"error: not a match, datagen, book or tournament plan: format "
+                 f"{plan.get('format')!r}")
     return plan, text.decode()
 
 
 def plan_key(plan):
-    return plan.get("plan_id") or plan.get("run_id")
+    """What one run's plans share: the event (tournament), the plan (match), the
+    run (datagen, book)."""
+    return plan.get("event_id") or plan.get("plan_id") or plan.get("run_id")
+
+
+class Driver:
+    """Runs units on the cluster: the shipment, the task, the progress lines."""
+
+    def __init__(self, args, ray, chuhan):
+        self.args = args
+        self.ray = ray
+        self.chuhan = chuhan
+        self.say = ((lambda *a: None) if args.quiet
+                    else (lambda *a: print(*a, file=sys.stderr, flush=True)))
+        self.shipment = Shipment(ray, [chuhan] + args.ship)
+        self.task = ray.remote(play_unit).options(
+            num_cpus=args.cpus_per_unit, max_retries=args.retries, retry_exceptions=True)
+        self.limit = args.max_in_flight or max(
+            2, int(2 * ray.cluster_resources().get("CPU", 1)))
+
+    def cluster(self):
+        """`2 CPUs on 2 nodes`."""
+        return (f"{int(self.ray.cluster_resources().get('CPU', 0))} CPUs on "
+                f"{len([n for n in self.ray.nodes() if n['Alive']])} nodes")
+
+    def run_units(self, kind, plan, plan_text, heading):
+        """Plays the units of `plan` not yet in the results directory, writing each
+        there as it arrives. `heading(units, size, done)`, if given, makes the first
+        progress line.
+        Returns None, or why the plan could not be played."""
+        ray, args, say = self.ray, self.args, self.say
+        units = len(plan["units"])
+        files = [unit_file(kind, plan, k) for k in range(units)]
+        total = sum(unit_size(kind, plan, k) for k in range(units))
+        done = {k for k in range(units)
+                if unit_is_done(kind, plan, k, os.path.join(args.results, files[k]))}
+        before = sum(unit_size(kind, plan, k) for k in done)
+        if heading:
+            say(heading(units, total, len(done)))
+        plan_ref = ray.put(plan_text)
+        todo = [k for k in range(units) if k not in done]
+        todo.reverse()
+        running = {}
+        started = time.time()
+        size_now = work_now = 0
+        next_merge = 0.0
+        fields = {}
+        stopped = False
+        size_word, work_word = SIZE_WORD[kind], WORK_WORD[kind]
+
+        def submit():
+            while todo and len(running) < self.limit and not stopped:
+                k = todo.pop()
+                ref = self.task.remote(kind, plan_ref, k, files[k], self.shipment.key,
+                                       self.shipment.names, *self.shipment.refs)
+                running[ref] = k
+
+        submit()
+        failure = None
+        while running:
+            ready, _ = ray.wait(list(running), num_returns=1, timeout=5.0)
+            if not ready:
+                continue
+            ref = ready[0]
+            k = running.pop(ref)
+            try:
+                _, data, seconds, node = ray.get(ref)
+            except Exception as e:  # retries exhausted
+                failure = f"unit {k} failed: {e}"
+                break
+            write_atomic(os.path.join(args.results, files[k]), data)
+            done.add(k)
+            if args.verbose:
+                say(f"ray: unit {k} done on node {node[:12]} in {seconds:.2f} s")
+            size_now += unit_size(kind, plan, k)
+            work_now += unit_work(kind, data)
+            elapsed = max(time.time() - started, 1e-3)
+            rate = size_now / elapsed
+            left = total - before - size_now
+            if kind == MATCH_PLAN and (time.time() >= next_merge or not running):
+                merge_started = time.time()
+                code, out, _ = merge_summary(self.chuhan, args.results)
+                took = time.time() - merge_started
+                next_merge = time.time() + max(MERGE_EVERY_SECONDS, took / MERGE_SHARE)
+                if code in (0, 1, 3):
+                    fields = progress_fields(out)
+                    if fields.get("decided") and not args.no_sprt_stop and not stopped:
+                        stopped = True
+                        for r in running:
+                            ray.cancel(r, force=True)
+                        say(f"ray: the SPRT has decided; cancelled {len(running)} running "
+                            f"and {len(todo)} waiting units")
+                        running.clear()
+                        todo.clear()
+            line = (f"ray: units {len(done)}/{units} | {size_word} {before + size_now}/"
+                    f"{total} | {rate:.2f} {size_word}/s, {work_now / elapsed:.0f} "
+                    f"{work_word}/s | ETA {hms(left / rate) if rate > 0 else '?'}")
+            if fields:
+                line += (f" | {fields.get('score', '')} | Elo {fields.get('elo', '-')}"
+                         + (f" | LLR {fields['llr']}" if "llr" in fields else ""))
+            say(line)
+            submit()
+        if failure:
+            for r in running:
+                ray.cancel(r, force=True)
+        return failure
+
+    def merge_round(self, kind):
+        """The merge of a book or tournament: (exit code, stdout, stderr)."""
+        argv = [self.chuhan] + COMMANDS[kind] + ["--merge", self.args.results]
+        if kind == BOOK_PLAN:
+            argv += ["--out", self.args.book]
+        # A tournament's merge appends to its results file: it must not outlive a
+        # killed driver and overlap the merge of the restarted one.
+        done = subprocess.run(argv, capture_output=True, text=True,
+                              preexec_fn=die_with_parent)
+        return done.returncode, done.stdout, done.stderr
+
+    def run_rounds(self, kind, summary_out):
+        """A book or tournament: merge, play the next plan's units, until the merge
+        finishes. The merges' output (a tournament's games and reports, the book's
+        line) goes to standard output, their notes on the next plan to standard
+        error. Returns the exit status."""
+        started = time.time()
+        while True:
+            code, out, err = self.merge_round(kind)
+            lines = out.splitlines(keepends=True)
+            if code == MORE_TO_PLAY and lines:
+                note = lines.pop()
+                self.say(f"ray: {note.strip()} ({hms(time.time() - started)} elapsed)")
+            summary_out.write("".join(lines))
+            summary_out.flush()
+            if code != MORE_TO_PLAY:
+                sys.stderr.write(err)
+                return code
+            with open(os.path.join(self.args.results, NEXT_PLAN), "rb") as f:
+                text = f.read()
+            plan = json.loads(text)
+            # The merge's note above says which round and what is done.
+            failure = self.run_units(kind, plan, text.decode(), None)
+            if failure:
+                print(f"error: {failure}", file=sys.stderr)
+                return 1
 
 
 def main(argv=None):
@@ -249,6 +435,10 @@ def main(argv=None):
     chuhan = os.path.abspath(args.chuhan)
     plan, plan_text = load_plan(args)
     kind = plan["format"]
+    if kind == BOOK_PLAN and not args.book:
+        sys.exit("error: a book plan needs --book FILE (the book to write)")
+    if args.book:
+        args.book = os.path.abspath(args.book)
     # Standard output is the summary alone: what Ray prints (task logs, retries)
     # goes to standard error.
     summary_out = os.fdopen(os.dup(sys.stdout.fileno()), "w")
@@ -260,85 +450,18 @@ def main(argv=None):
         ray.init(include_dashboard=False, logging_level="warning")
     else:
         ray.init(address=args.address, logging_level="warning")
-    units = len(plan["units"])
-    total_games = sum(unit_games(plan, k) for k in range(units))
-    done = {k for k in range(units)
-            if unit_is_done(kind, plan, os.path.join(args.results, unit_file(kind, k)))}
-    games_before = sum(unit_games(plan, k) for k in done)
-    say = (lambda *a: None) if args.quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
-    say(f"ray: plan {plan_key(plan)}, {units} units, {total_games} games; "
-        f"{len(done)} units already in {args.results}; "
-        f"{int(ray.cluster_resources().get('CPU', 0))} CPUs on "
-        f"{len([n for n in ray.nodes() if n['Alive']])} nodes")
+    driver = Driver(args, ray, chuhan)
+    if kind in ROUND_KINDS:
+        what = "book run" if kind == BOOK_PLAN else "event"
+        driver.say(f"ray: {what} {plan_key(plan)}; {driver.cluster()}")
+        return driver.run_rounds(kind, summary_out)
 
-    shipment = Shipment(ray, [chuhan] + args.ship)
-    task = ray.remote(play_unit).options(
-        num_cpus=args.cpus_per_unit, max_retries=args.retries, retry_exceptions=True)
-    plan_ref = ray.put(plan_text)
-    todo = [k for k in range(units) if k not in done]
-    todo.reverse()
-    limit = args.max_in_flight or max(2, int(2 * ray.cluster_resources().get("CPU", 1)))
-    running = {}
-    started = time.time()
-    games_now = positions_now = 0
-    next_merge = 0.0
-    fields = {}
-    stopped = False
+    def heading(units, size, done):
+        return (f"ray: plan {plan_key(plan)}, {units} units, {size} games; "
+                f"{done} units already in {args.results}; {driver.cluster()}")
 
-    def submit():
-        while todo and len(running) < limit and not stopped:
-            k = todo.pop()
-            ref = task.remote(kind, plan_ref, k, shipment.key, shipment.names, *shipment.refs)
-            running[ref] = k
-
-    submit()
-    failure = None
-    while running:
-        ready, _ = ray.wait(list(running), num_returns=1, timeout=5.0)
-        if not ready:
-            continue
-        ref = ready[0]
-        k = running.pop(ref)
-        try:
-            _, data, seconds, node = ray.get(ref)
-        except Exception as e:  # retries exhausted
-            failure = f"unit {k} failed: {e}"
-            break
-        write_atomic(os.path.join(args.results, unit_file(kind, k)), data)
-        done.add(k)
-        if args.verbose:
-            say(f"ray: unit {k} done on node {node[:12]} in {seconds:.2f} s")
-        games_now += unit_games(plan, k)
-        positions_now += unit_positions(kind, data)
-        elapsed = max(time.time() - started, 1e-3)
-        rate = games_now / elapsed
-        left = total_games - games_before - games_now
-        if kind == MATCH_PLAN and (time.time() >= next_merge or not running):
-            merge_started = time.time()
-            code, out, _ = merge_summary(chuhan, args.results)
-            took = time.time() - merge_started
-            next_merge = time.time() + max(MERGE_EVERY_SECONDS, took / MERGE_SHARE)
-            if code in (0, 1, 3):
-                fields = progress_fields(out)
-                if fields.get("decided") and not args.no_sprt_stop and not stopped:
-                    stopped = True
-                    for r in running:
-                        ray.cancel(r, force=True)
-                    say(f"ray: the SPRT has decided; cancelled {len(running)} running "
-                        f"and {len(todo)} waiting units")
-                    running.clear()
-                    todo.clear()
-        line = (f"ray: units {len(done)}/{units} | games {games_before + games_now}/"
-                f"{total_games} | {rate:.2f} games/s, {positions_now / elapsed:.0f} "
-                f"positions/s | ETA {hms(left / rate) if rate > 0 else '?'}")
-        if fields:
-            line += (f" | {fields.get('score', '')} | Elo {fields.get('elo', '-')}"
-                     + (f" | LLR {fields['llr']}" if "llr" in fields else ""))
-        say(line)
-        submit()
+    failure = driver.run_units(kind, plan, plan_text, heading)
     if failure:
-        for r in running:
-            ray.cancel(r, force=True)
         print(f"error: {failure}", file=sys.stderr)
         return 1
     if kind == MATCH_PLAN:

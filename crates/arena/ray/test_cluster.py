@@ -3,9 +3,13 @@
 cluster-test`): a 40-game match at depth 2 played as 20 units gives exactly the
 games and summary of the same local `chuhan match`; a node removed while units run
 and a driver killed and restarted change nothing; a data-generation plan runs to
-the same files as a local run. The engines are `./chuhan` and `./chuhan-other`,
-shipped to the nodes by the driver. CHUHAN_BIN names the binary (target/ci/chuhan)."""
+the same files as a local run; a book grown ply by ply from units is the local
+`chuhan book generate` book byte for byte; a Swiss tournament at fixed depth played
+round by round, its driver killed once, ends with the local event's records and
+standings. The engines are `./chuhan` and `./chuhan-other`, shipped to the nodes by
+the driver. CHUHAN_BIN names the binary (target/ci/chuhan)."""
 
+import json
 import os
 import re
 import shutil
@@ -85,16 +89,16 @@ class ClusterTest(unittest.TestCase):
                               text=True, check=True)
         return done
 
-    def driver(self, results, extra=()):
+    def driver(self, results, extra=(), plan="plan.json"):
         """The driver's command line for a results directory."""
         return [sys.executable, DRIVER, "--address", self.cluster.address,
-                "--chuhan", self.chuhan, "--plan", os.path.join(self.work, "plan.json"),
+                "--chuhan", self.chuhan, "--plan", os.path.join(self.work, plan),
                 "--results", os.path.join(self.work, results), "--verbose",
                 "--pgn", os.path.join(self.work, results + ".pgn"),
                 "--ship", self.other] + list(extra)
 
-    def start(self, results, extra=()):
-        return subprocess.Popen(self.driver(results, extra), cwd=self.work, text=True,
+    def start(self, results, extra=(), plan="plan.json"):
+        return subprocess.Popen(self.driver(results, extra, plan), cwd=self.work, text=True,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
     def finish(self, proc):
@@ -102,12 +106,12 @@ class ClusterTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, err)
         return out, err
 
-    def unit_files(self, results):
+    def unit_files(self, results, pattern=r"unit-\d+\.json"):
         d = os.path.join(self.work, results)
         if not os.path.isdir(d):
             return {}
         return {n: os.stat(os.path.join(d, n)) for n in os.listdir(d)
-                if re.fullmatch(r"unit-\d+\.json", n)}
+                if re.fullmatch(pattern, n)}
 
     def wait_for_units(self, results, n, proc):
         while len(self.unit_files(results)) < n:
@@ -185,6 +189,72 @@ class ClusterTest(unittest.TestCase):
                 self.assertEqual(a.read(), b.read(), k)
         local = self.run_chuhan(["datagen", "--stats", "gen-local"]).stdout
         self.assertEqual(done.stdout.replace("gen", "gen-local"), local)
+
+
+    def test_6_a_book_grown_on_the_cluster_is_the_local_book(self):
+        gen = ["book", "generate", "--plies", "4", "--depth", "3", "--width", "2",
+               "--hash", "4"]
+        local = self.run_chuhan(gen + ["--out", "book-local.bin"]).stdout
+        self.run_chuhan(gen + ["--plan", "book.json", "--positions-per-unit", "2"])
+        book = os.path.join(self.work, "book-ray.bin")
+        out, err = self.finish(self.start("book", ["--book", book], plan="book.json"))
+        with open(book, "rb") as a, open(os.path.join(self.work, "book-local.bin"), "rb") as b:
+            self.assertEqual(a.read(), b.read())
+        # The local line less its time, naming the other file.
+        self.assertEqual(out.strip().replace(book, "book-local.bin"),
+                         local.strip().rsplit(", ", 1)[0])
+        for ply in range(4):
+            self.assertRegex(err, rf"ray: \S+next.json: ply {ply} of 4: ")
+        units = self.unit_files("book", r"ply-\d-unit-\d+\.json")
+        self.assertGreater(len(units), 4)
+        nodes = set(re.findall(r"done on node (\w+)", err))
+        self.assertGreater(len(nodes), 1, err)
+
+    def test_7_a_tournament_played_round_by_round_is_the_local_one(self):
+        def event(out):
+            engine = {"command": "./chuhan", "options": {"usebook": False}}
+            return {
+                "event": "Cluster cup",
+                "engines": [dict(engine, name="Large"),
+                            dict(engine, name="Small", command="./chuhan-other",
+                                 options={"usebook": False, "knowledge": "small"}),
+                            dict(engine, name="Hash8", options={"usebook": False, "hash": 8}),
+                            dict(engine, name="Hash4", options={"usebook": False, "hash": 4})],
+                "format": {"type": "swiss", "rounds": 3},
+                "time_control": "60+1",
+                "limit": {"depth": 2},
+                "openings": [{"moves": ["h2e2", "h9g7"]}, {"moves": ["c3c4"]}],
+                "output": {"results": f"{out}.jsonl", "pgn": f"{out}.pgn"},
+            }
+
+        for name in ("cup-local", "cup-ray"):
+            with open(os.path.join(self.work, name + ".json"), "w") as f:
+                json.dump(event(name), f)
+        local = self.run_chuhan(["tournament", "cup-local.json"]).stdout
+        made = self.run_chuhan(["tournament", "cup-ray.json", "--plan", "cup.json"]).stdout
+        self.assertIn("cup.json: plan ", made)
+        # Killed once units are in, then restarted: it merges what it has and goes on.
+        proc = self.start("cup", plan="cup.json")
+        pattern = r"unit-[0-9a-f]{16}-\d+\.json"
+        while len(self.unit_files("cup", pattern)) < 2:
+            self.assertIsNone(proc.poll(), "the driver ended too early")
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+        first, _ = proc.communicate()
+        before = self.unit_files("cup", pattern)
+        out, err = self.finish(self.start("cup", plan="cup.json"))
+        after = self.unit_files("cup", pattern)
+        for name, st in before.items():
+            self.assertEqual((after[name].st_ino, after[name].st_mtime_ns),
+                             (st.st_ino, st.st_mtime_ns), name)
+        self.assertEqual(len(after), 6, err)
+        final = out[out.index("Final:"):]
+        self.assertEqual(final, local[local.index("Final:"):])
+        self.assertIn("Round 3 paired", first + out)
+        for ext in ("jsonl", "pgn"):
+            with open(os.path.join(self.work, "cup-ray." + ext)) as a, \
+                    open(os.path.join(self.work, "cup-local." + ext)) as b:
+                self.assertEqual(without_times(a.read()), without_times(b.read()), ext)
 
 
 if __name__ == "__main__":
