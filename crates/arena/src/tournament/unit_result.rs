@@ -284,7 +284,7 @@ pub enum Merged {
     /// The event is over.
     Finished,
     /// Games are due that no unit has played: their plan.
-    Next(Plan),
+    Next(Box<Plan>),
 }
 
 /// Records the games the unit files in `dir` played into the event `config`
@@ -329,6 +329,6 @@ pub fn merge(
         .collect();
     let round = event.rounds().len() as u32;
     Plan::new(config, round, &specs, games_per_unit, date, notation)
-        .map(Merged::Next)
+        .map(|plan| Merged::Next(Box::new(plan)))
         .map_err(|e| UnitError::Mismatch(dir.unwrap_or(Path::new(".")).into(), e.to_string()))
 }
