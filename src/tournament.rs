@@ -257,7 +257,8 @@ fn play_unit(args: &TournamentArgs) -> ExitCode {
         None => None,
     };
     let file = dir.join(unit_result::file_name(&plan.plan_id, k));
-    match unit_result::play(&plan, k, dir, log) {
+    let mut player = MatchPlayer::new(1, plan.notation(), log).with_date(plan.date.clone());
+    match unit_result::play(&plan, k, dir, &mut player) {
         Ok(Played::Written) => {
             println!("{}: unit {k} played", file.display());
             ExitCode::SUCCESS

@@ -821,18 +821,15 @@ fn swiss_priority_order_chooses_who_moves_down() {
 
 /// Plays an event as a cluster would: each merge of the unit files in `units`
 /// records what they played and plans the games due next; the fake plays each
-/// plan's units (last unit first), written as unit files. Returns the event and
-/// the number of plans.
+/// plan's units (last unit first, the last one twice). Returns the event and the
+/// number of plans.
 fn run_as_units(config: &TournamentConfig, units: &Path, per_unit: u32) -> (Event, usize) {
     use chuhan_arena::tournament::plan::{Plan, PlanFile};
-    use chuhan_arena::tournament::unit_result::{
-        self, Merged, UNIT_FORMAT, UNIT_VERSION, UnitGame, UnitResult,
-    };
+    use chuhan_arena::tournament::unit_result::{self, Merged, Played};
     use chuhan_engine::notation::{IccsStyle, Notation};
     let settings = (per_unit, "2026.12.02", Notation::Iccs(IccsStyle::Compact));
     let mut fake = Fake::default();
     let mut plans = 0;
-    std::fs::create_dir_all(units).unwrap();
     loop {
         match unit_result::merge(config, Some(units), settings, |_| {}).unwrap() {
             Merged::Finished => break,
@@ -841,45 +838,11 @@ fn run_as_units(config: &TournamentConfig, units: &Path, per_unit: u32) -> (Even
                 let plan = Plan::from_json(&plan.to_json()).unwrap();
                 assert!(plan.games() > 0);
                 for u in plan.units.iter().rev() {
-                    let games = u
-                        .games
-                        .iter()
-                        .map(|g| {
-                            let (decision, termination, moves, pgn) =
-                                match fake.play(&g.spec()).unwrap() {
-                                    GameOutcome::Played(p) => (
-                                        Decision::Played(p.result),
-                                        Some(p.termination),
-                                        p.moves.iter().map(Move::to_string).collect(),
-                                        p.pgn,
-                                    ),
-                                    GameOutcome::Forfeited(a) => {
-                                        (Decision::Forfeit(a), None, Vec::new(), None)
-                                    }
-                                };
-                            UnitGame {
-                                game: g.clone(),
-                                decision,
-                                termination,
-                                moves,
-                                pgn,
-                            }
-                        })
-                        .collect();
-                    let result = UnitResult {
-                        format: UNIT_FORMAT.into(),
-                        version: UNIT_VERSION,
-                        event_id: plan.event_id.clone(),
-                        plan_id: plan.plan_id.clone(),
-                        unit: u.index,
-                        games,
-                    };
-                    std::fs::write(
-                        units.join(unit_result::file_name(&plan.plan_id, u.index)),
-                        serde_json::to_string(&result).unwrap(),
-                    )
-                    .unwrap();
+                    let played = unit_result::play(&plan, u.index, units, &mut fake).unwrap();
+                    assert_eq!(played, Played::Written);
                 }
+                let again = unit_result::play(&plan, 0, units, &mut fake).unwrap();
+                assert_eq!(again, Played::AlreadyThere);
             }
         }
     }
@@ -888,7 +851,7 @@ fn run_as_units(config: &TournamentConfig, units: &Path, per_unit: u32) -> (Even
 
 #[test]
 fn units_merged_into_an_event_give_the_local_run() {
-    let cases: [(&str, usize, &str, &str, u32); 4] = [
+    let cases: [(&str, usize, &str, &str, u32); 3] = [
         (
             "rr",
             6,
@@ -910,19 +873,9 @@ fn units_merged_into_an_event_give_the_local_run() {
             r#""draw_seed": 3,"#,
             1,
         ),
-        (
-            "ghost",
-            5,
-            r#"{"type": "knockout", "games_per_match": 2}"#,
-            "",
-            2,
-        ),
     ];
     for (name, n, format, extra, per_unit) in cases {
-        let mut engines = names(n);
-        if name == "ghost" {
-            engines[1] = "Ghost".into();
-        }
+        let engines = names(n);
         let refs: Vec<&str> = engines.iter().map(String::as_str).collect();
         let local_dir = dir(&format!("units-{name}-local"));
         let unit_dir = dir(&format!("units-{name}"));
@@ -994,4 +947,14 @@ fn a_unit_game_that_is_not_the_game_due_stops_the_merge() {
         unit_result::merge(&c, None, settings, |_| {}),
         Ok(Merged::Next(_))
     ));
+    // An engine that does not turn up on a node fails the unit: no forfeit is
+    // written, the cluster plays the unit again elsewhere.
+    let g = dir("units-ghost");
+    let c = config(&g, &["E1", "Ghost"], r#"{"type": "round_robin"}"#, "");
+    let Ok(Merged::Next(plan)) = unit_result::merge(&c, None, settings, |_| {}) else {
+        panic!("round 1 is due");
+    };
+    let err = unit_result::play(&plan, 0, &g, &mut Fake::default()).unwrap_err();
+    assert!(err.to_string().contains("could not be started"), "{err}");
+    assert!(!g.join(unit_result::file_name(&plan.plan_id, 0)).exists());
 }

@@ -16,8 +16,9 @@
 //! joins them, handing the tournament the match runner's game player. Suites, tuning,
 //! book generation and data generation use the engine library in process.
 //!
-//! Matches and data generation can be split into deterministic, idempotent work
-//! units ([`work_unit`], [`r#match::plan`], [`datagen::plan`]) that
+//! Matches, data generation, book generation and tournament rounds can be split
+//! into deterministic, idempotent work units ([`work_unit`], [`r#match::plan`],
+//! [`datagen::plan`], [`book_generator::plan`], [`tournament::plan`]) that
 //! `crates/arena/ray/chuhan_ray.py` runs on a Ray cluster.
 
 #![warn(missing_docs)]

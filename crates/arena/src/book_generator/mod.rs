@@ -29,7 +29,7 @@
 //!   many positions are searched at once.
 //! * **Work units**: [`Growth`] is the generation ply by ply (the positions to
 //!   search now, the analyses that advance it). [`generate`] searches each ply
-//!   itself; [`plan`] splits a ply into units that [`unit`] searches anywhere
+//!   itself; [`plan`] splits a ply into units that [`unit`](mod@unit) searches anywhere
 //!   (`chuhan book generate --plan/--unit/--merge`, a Ray cluster) and merges back
 //!   into the same book.
 

@@ -1,6 +1,6 @@
 //! [`Plan`]: one ply of a book generation split into deterministic, idempotent
-//! work units, the design of [`crate::r#match::plan`] for `chuhan book generate`
-//! (shared parts in [`crate::work_unit`]).
+//! work units, the design of match plans (`r#match::plan`) for `chuhan book
+//! generate` (shared parts in [`crate::work_unit`]).
 //!
 //! The generator is iterative: the positions of ply `p + 1` are the replies the
 //! searches of ply `p` kept. So a plan describes one ply: the generation's

@@ -1,5 +1,5 @@
 //! [`Plan`]: the games a tournament has due now, split into work units for a
-//! cluster, the design of [`crate::r#match::plan`] for events.
+//! cluster, the design of match plans (`r#match::plan`) for events.
 //!
 //! An event goes round by round and, in a knockout, game by game within a round
 //! (a match's second game is due once its first is over), so a plan holds the

@@ -20,8 +20,6 @@ use super::standings::Decision;
 use crate::game::play::{
     GameId, GameOutcome, GamePlayer, GameSpec, PlayError, PlayedGame, Termination,
 };
-use crate::r#match::player::MatchPlayer;
-use crate::r#match::process::TrafficLog;
 use crate::work_unit::write_atomic;
 use chuhan_engine::core::Move;
 use serde::{Deserialize, Serialize};
@@ -147,10 +145,17 @@ pub enum Played {
     AlreadyThere,
 }
 
-/// Plays unit `k` of `plan` and writes `dir/unit-PLAN-K.json`, unless a valid file
-/// of it is already there. An engine that cannot be started here stops the unit
-/// (a cluster retries it elsewhere) rather than forfeiting the game.
-pub fn play(plan: &Plan, k: u32, dir: &Path, log: Option<TrafficLog>) -> Result<Played, UnitError> {
+/// Plays unit `k` of `plan` with `player` (the `chuhan tournament` command gives
+/// it the match runner's, dating games with the plan's date and writing PGN in its
+/// notation) and writes `dir/unit-PLAN-K.json`, unless a valid file of it is
+/// already there. An engine that cannot be started here stops the unit (a cluster
+/// retries it elsewhere) rather than forfeiting the game.
+pub fn play(
+    plan: &Plan,
+    k: u32,
+    dir: &Path,
+    player: &mut impl GamePlayer,
+) -> Result<Played, UnitError> {
     let unit = plan
         .unit(k)
         .map_err(|e| UnitError::Mismatch(dir.into(), e.to_string()))?;
@@ -158,7 +163,6 @@ pub fn play(plan: &Plan, k: u32, dir: &Path, log: Option<TrafficLog>) -> Result<
     if UnitResult::read(&out, &plan.event_id).is_ok_and(|r| r.is_unit_of(plan, k)) {
         return Ok(Played::AlreadyThere);
     }
-    let mut player = MatchPlayer::new(1, plan.notation(), log).with_date(plan.date.clone());
     let mut games = Vec::with_capacity(unit.games.len());
     for g in &unit.games {
         let outcome = player
