@@ -444,7 +444,7 @@ fn run_search(
         for h in helpers {
             if let Ok((d, Some(rm))) = h.join()
                 && d > depth
-                && rm.best_score() >= chosen.best_score()
+                && (rm.best_score() >= chosen.best_score() || sh.limits.depth == Some(d))
             {
                 chosen = rm;
                 depth = d;

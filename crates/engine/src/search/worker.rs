@@ -102,6 +102,8 @@ struct Frame {
     static_eval: Value,
     killers: [Move; 2],
     moved: Option<PieceTo>,
+    /// The move a singular-extension search leaves out at this ply.
+    excluded: Move,
     pv: [Move; MAX_PLY + 1],
     pv_len: usize,
 }
@@ -112,6 +114,7 @@ impl Default for Frame {
             static_eval: NO_EVAL,
             killers: [Move::NONE; 2],
             moved: None,
+            excluded: Move::NONE,
             pv: [Move::NONE; MAX_PLY + 1],
             pv_len: 0,
         }
@@ -451,6 +454,14 @@ impl<'a> Worker<'a> {
                 .0
                 .store(self.nodes, Ordering::Relaxed);
             if !self.is_main() {
+                // A helper that finished the depth asked for answers the search:
+                // the main thread need not finish that iteration too.
+                if self.sh.limits.depth == Some(depth)
+                    && !self.sh.limits.infinite
+                    && !self.sh.pondering.load(Ordering::Relaxed)
+                {
+                    self.sh.stop.store(true, Ordering::Relaxed);
+                }
                 continue;
             }
             self.report(multipv);
@@ -556,6 +567,10 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Set while this node is searched again without its TT move (singular
+        // extension): no cut-offs or pruning from the table or the static
+        // evaluation, and nothing stored, since the node is not the real one.
+        let excluded = self.stack[ply].excluded;
         let key = self.tt_key();
         let tte = self.sh.tt.probe(key);
         let tt_move = if root {
@@ -564,6 +579,7 @@ impl<'a> Worker<'a> {
             tte.map_or(Move::NONE, |e| e.mv)
         };
         if !pv_node
+            && excluded == Move::NONE
             && let Some(e) = tte
             && e.depth >= depth
             && !is_rule(e.value)
@@ -612,7 +628,12 @@ impl<'a> Worker<'a> {
             && static_eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 2].killers = [Move::NONE; 2];
 
-        if !in_check && !pv_node && pruning != Pruning::None && !is_mate(beta) {
+        if !in_check
+            && !pv_node
+            && excluded == Move::NONE
+            && pruning != Pruning::None
+            && !is_mate(beta)
+        {
             // Reverse futility: far above beta at low depth.
             if depth <= RFP_MAX_DEPTH
                 && eval - RFP_MARGIN * (depth - improving as i32) >= beta
@@ -680,7 +701,8 @@ impl<'a> Worker<'a> {
                 conts,
             },
         ) {
-            if root && !self.root_moves[self.pv_idx..].iter().any(|r| r.mv == m) {
+            if (root && !self.root_moves[self.pv_idx..].iter().any(|r| r.mv == m)) || m == excluded
+            {
                 continue;
             }
             move_count += 1;
@@ -747,9 +769,49 @@ impl<'a> Worker<'a> {
             }
 
             // Checks are extended unless the checking move loses material.
-            let extension = (gives_check
+            let mut extension = (gives_check
                 && ply < CHECK_EXT_PLY_FACTOR * self.root_depth as usize
                 && see::see_ge(&self.pos, m, 0)) as i32;
+            // Singular extension: a TT move whose stored lower bound no other move
+            // comes near (a reduced search without it fails low below that bound
+            // minus a margin) is extended. If another move also reaches the margin
+            // and that margin is at least beta, two moves beat beta: cut (multi-cut).
+            // If only the table says beta is beaten, the TT move is less certain
+            // to be the only good one and is searched a ply shallower.
+            if !root
+                && m == tt_move
+                && excluded == Move::NONE
+                && pruning == Pruning::Full
+                && depth >= SE_MIN_DEPTH
+                && ply < CHECK_EXT_PLY_FACTOR * self.root_depth as usize
+                && let Some(e) = tte
+                && e.depth >= depth - SE_TT_DEPTH_MARGIN
+                && e.bound.is_lower()
+                && !is_rule(e.value)
+                && from_tt(e.value, ply).abs() < MATE_BOUND
+            {
+                let tt_value = from_tt(e.value, ply);
+                let singular_beta = tt_value - SE_MARGIN_PER_DEPTH * depth;
+                self.stack[ply].excluded = m;
+                let v = self.search(
+                    singular_beta - 1,
+                    singular_beta,
+                    (depth - 1) / 2,
+                    ply,
+                    cut_node,
+                );
+                self.stack[ply].excluded = Move::NONE;
+                if self.stopped() {
+                    return DRAW;
+                }
+                if v < singular_beta {
+                    extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                } else if tt_value >= beta {
+                    extension = -1;
+                }
+            }
             let new_depth = depth - 1 + extension;
             let reduce = depth >= LMR_MIN_DEPTH
                 && move_count > 1 + pv_node as usize
@@ -862,7 +924,7 @@ impl<'a> Worker<'a> {
             );
         }
 
-        if !(root && self.pv_idx > 0) {
+        if !(root && self.pv_idx > 0) && excluded == Move::NONE {
             let bound = node_bound(best_value, beta, pv_node, best_move.is_some());
             // Correction history learns from results without a capturing best move
             // whose bound says on which side of the static evaluation the truth lies:
