@@ -2,7 +2,9 @@
 //! opening books.
 
 use crate::hms::hms;
-use chuhan_arena::book_generator::plan::{Plan as BookPlan, PlanFile, Settings as BookSettings};
+use chuhan_arena::book_generator::plan::{
+    Plan as BookPlan, PlanFile, Settings as BookSettings, UnitPlan,
+};
 use chuhan_arena::book_generator::unit::{
     self as book_unit, Merged as BookMerged, Played as BookPlayed,
 };
@@ -482,37 +484,12 @@ fn generate_unit(args: &GenerateArgs) -> ExitCode {
         eprintln!("error: {message}");
         ExitCode::from(2)
     };
-    let plan_path = Path::new(&args.unit[0]);
-    let plan = match BookPlan::read(plan_path) {
-        Ok(p) => p,
-        Err(e) => return fail(format!("{}: {e}", plan_path.display())),
-    };
-    let Ok(k) = args.unit[1].parse::<u32>() else {
-        return fail(format!("`{}` is not a unit number", args.unit[1]));
-    };
-    if let Err(e) = plan.unit(k) {
-        return fail(e.to_string());
-    }
-    let Some(dir) = &args.out else {
-        return fail("--unit needs --out DIR".into());
-    };
-    let copy = dir.join("plan.json");
-    match BookPlan::read(&copy) {
-        Ok(there) if there.run_id != plan.run_id => {
-            return fail(format!(
-                "{} holds book run {}, not {}; use another directory",
-                dir.display(),
-                there.run_id,
-                plan.run_id
-            ));
-        }
-        Ok(_) => {}
-        Err(_) => {
-            if let Err(e) = plan.write(&copy) {
-                return fail(format!("{}: {e}", copy.display()));
-            }
-        }
-    }
+    let (plan, k, dir) =
+        match BookPlan::open_unit(Path::new(&args.unit[0]), &args.unit[1], args.out.as_deref()) {
+            Ok(opened) => opened,
+            Err(e) => return fail(e),
+        };
+    let dir = dir.as_path();
     match book_unit::play(&plan, k, dir, args.threads) {
         Ok(played) => {
             let file = book_unit::path(dir, plan.ply, k);

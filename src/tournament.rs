@@ -18,7 +18,7 @@ use chuhan_arena::r#match::process::TrafficLog;
 use chuhan_arena::r#match::referee::today;
 use chuhan_arena::tournament::config::TournamentConfig;
 use chuhan_arena::tournament::event::Event;
-use chuhan_arena::tournament::plan::{Plan, PlanFile};
+use chuhan_arena::tournament::plan::{Plan, PlanFile, UnitPlan};
 use chuhan_arena::tournament::player::PlayerId;
 use chuhan_arena::tournament::report::Report;
 use chuhan_arena::tournament::results::GameRecord;
@@ -218,37 +218,12 @@ fn plan_line(path: &Path, plan: &Plan) -> String {
 /// `--unit PLAN K --out DIR`: plays one unit. Exit status 0 when its file is
 /// written (or was there), 1 when the unit could not be finished, 2 bad arguments.
 fn play_unit(args: &TournamentArgs) -> ExitCode {
-    let plan_path = Path::new(&args.unit[0]);
-    let plan = match Plan::read(plan_path) {
-        Ok(p) => p,
-        Err(e) => return fail(format!("{}: {e}", plan_path.display())),
-    };
-    let Ok(k) = args.unit[1].parse::<u32>() else {
-        return fail(format!("`{}` is not a unit number", args.unit[1]));
-    };
-    if let Err(e) = plan.unit(k) {
-        return fail(e);
-    }
-    let Some(dir) = &args.out else {
-        return fail("--unit needs --out DIR");
-    };
-    let copy = dir.join("plan.json");
-    match Plan::read(&copy) {
-        Ok(there) if there.event_id != plan.event_id => {
-            return fail(format!(
-                "{} holds event {}, not {}; use another directory",
-                dir.display(),
-                there.event_id,
-                plan.event_id
-            ));
-        }
-        Ok(_) => {}
-        Err(_) => {
-            if let Err(e) = plan.write(&copy) {
-                return fail(format!("{}: {e}", copy.display()));
-            }
-        }
-    }
+    let (plan, k, dir) =
+        match Plan::open_unit(Path::new(&args.unit[0]), &args.unit[1], args.out.as_deref()) {
+            Ok(opened) => opened,
+            Err(e) => return fail(e),
+        };
+    let dir = dir.as_path();
     let log = match &args.log {
         Some(path) => match TrafficLog::create(path) {
             Ok(l) => Some(l),

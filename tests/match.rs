@@ -1238,6 +1238,24 @@ fn plan_units_and_merge_give_the_local_match() {
         .output()
         .unwrap();
     assert_eq!(clash.status.code(), Some(2));
+    let clash = String::from_utf8_lossy(&clash.stderr);
+    assert!(
+        clash.contains("holds plan ") && clash.contains("use another directory"),
+        "{clash}"
+    );
+    // A unit the plan does not have, or no number at all, is refused before anything runs.
+    for (k, said) in [
+        ("9", "the plan has no unit 9"),
+        ("x", "`x` is not a unit number"),
+    ] {
+        let refused = chuhan()
+            .args(["match", "--unit", plan.to_str().unwrap(), k, "--out"])
+            .arg(&results)
+            .output()
+            .unwrap();
+        assert_eq!(refused.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&refused.stderr).contains(said));
+    }
     std::fs::copy(results.join("unit-0.json"), results.join("unit-1.json")).unwrap();
     let bad = chuhan()
         .args(["match", "--merge"])

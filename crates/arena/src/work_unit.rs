@@ -1,6 +1,8 @@
 //! What every kind of deterministic work unit shares — self-play data
-//! ([`crate::datagen::plan`]) and matches ([`crate::r#match::plan`]): the plan's
-//! error type, the engine build a plan is stamped with, its check, and the
+//! ([`crate::datagen::plan`]), matches ([`crate::r#match::plan`]), book growth
+//! ([`crate::book_generator::plan`]) and tournament rounds
+//! ([`crate::tournament::plan`]): the plan's error type, the engine build a plan is
+//! stamped with, its check, the start of a `--unit` command ([`UnitPlan`]) and the
 //! atomic file write that makes a unit played twice harmless.
 //!
 //! A plan is self-contained JSON (`format`, `version`, `engine`, an id, the
@@ -75,6 +77,49 @@ pub trait PlanFile: serde::Serialize + serde::de::DeserializeOwned {
     /// Writes the plan to a file atomically.
     fn write(&self, path: &Path) -> Result<(), PlanError> {
         write_atomic(path, self.to_json().as_bytes()).map_err(PlanError::Io)
+    }
+}
+
+/// A plan whose units are played into a results directory of their own, which
+/// holds a copy of the plan (matches, book growth, tournament rounds).
+pub trait UnitPlan: PlanFile {
+    /// What the run id names, for messages ("plan", "book run", "event").
+    const RUN: &'static str;
+
+    /// The id that tells the runs apart: units of two runs never share a directory.
+    fn run_id(&self) -> &str;
+
+    /// `Ok` if the plan has unit `k`.
+    fn check_unit(&self, k: u32) -> Result<(), PlanError>;
+
+    /// The start of every `--unit PLAN K --out DIR` command: reads the plan, checks
+    /// that `k` (as given on the command line) is one of its units, and claims the
+    /// directory: keeps a copy of the plan there as `plan.json`, or, when a copy is
+    /// already there, checks that it is of the same run.
+    fn open_unit(plan: &Path, k: &str, out: Option<&Path>) -> Result<(Self, u32, PathBuf), String> {
+        let this = Self::read(plan).map_err(|e| format!("{}: {e}", plan.display()))?;
+        let k = k
+            .parse::<u32>()
+            .map_err(|_| format!("`{k}` is not a unit number"))?;
+        this.check_unit(k).map_err(|e| e.to_string())?;
+        let dir = out.ok_or("--unit needs --out DIR")?;
+        let copy = dir.join("plan.json");
+        match Self::read(&copy) {
+            Ok(there) if there.run_id() != this.run_id() => {
+                return Err(format!(
+                    "{} holds {} {}, not {}; use another directory",
+                    dir.display(),
+                    Self::RUN,
+                    there.run_id(),
+                    this.run_id()
+                ));
+            }
+            Ok(_) => {}
+            Err(_) => this
+                .write(&copy)
+                .map_err(|e| format!("{}: {e}", copy.display()))?,
+        }
+        Ok((this, k, dir.to_path_buf()))
     }
 }
 

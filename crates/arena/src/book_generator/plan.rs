@@ -33,6 +33,7 @@
 use super::{GenerateError, GenerateOptions, Growth};
 pub use crate::work_unit::PlanError;
 pub use crate::work_unit::PlanFile;
+pub use crate::work_unit::UnitPlan;
 use crate::work_unit::{check_stamp, check_units, engine_name};
 use chuhan_engine::binary::fnv1a;
 use chuhan_engine::core::Position;
@@ -205,6 +206,18 @@ impl Plan {
     /// The positions of unit `k` (FEN).
     pub fn unit_positions(&self, k: u32) -> Result<&[String], PlanError> {
         Ok(&self.positions[self.unit(k)?.range()])
+    }
+}
+
+impl UnitPlan for Plan {
+    const RUN: &'static str = "book run";
+
+    fn run_id(&self) -> &str {
+        &self.run_id
+    }
+
+    fn check_unit(&self, k: u32) -> Result<(), PlanError> {
+        self.unit(k).map(|_| ())
     }
 }
 

@@ -35,6 +35,7 @@ use crate::game::engine_config::EngineConfig;
 use crate::game::opening::Opening;
 pub use crate::work_unit::PlanError;
 pub use crate::work_unit::PlanFile;
+pub use crate::work_unit::UnitPlan;
 use crate::work_unit::{check_stamp, check_units, engine_name};
 use chuhan_engine::binary::fnv1a;
 use chuhan_engine::rules::RuleSet;
@@ -212,6 +213,18 @@ impl Plan {
             event: s.event.clone(),
             log,
         }
+    }
+}
+
+impl UnitPlan for Plan {
+    const RUN: &'static str = "plan";
+
+    fn run_id(&self) -> &str {
+        &self.plan_id
+    }
+
+    fn check_unit(&self, k: u32) -> Result<(), PlanError> {
+        self.unit(k).map(|_| ())
     }
 }
 

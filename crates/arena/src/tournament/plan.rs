@@ -37,6 +37,7 @@ use crate::game::opening::Opening;
 use crate::game::play::{FixedLimit, GameId, GameSpec};
 pub use crate::work_unit::PlanError;
 pub use crate::work_unit::PlanFile;
+pub use crate::work_unit::UnitPlan;
 use crate::work_unit::{check_stamp, engine_name};
 use chuhan_engine::binary::fnv1a;
 use chuhan_engine::notation::{IccsStyle, Notation};
@@ -237,6 +238,18 @@ impl Plan {
         self.pgn_notation
             .parse()
             .expect("a checked plan names a notation")
+    }
+}
+
+impl UnitPlan for Plan {
+    const RUN: &'static str = "event";
+
+    fn run_id(&self) -> &str {
+        &self.event_id
+    }
+
+    fn check_unit(&self, k: u32) -> Result<(), PlanError> {
+        self.unit(k).map(|_| ())
     }
 }
 
