@@ -70,6 +70,10 @@ pub struct TrainArgs {
     /// Use at most this many positions (units in order).
     #[arg(long)]
     pub max_positions: Option<usize>,
+    /// Also train on the left-right mirror of every training position with a
+    /// king on the centre file (validation positions are not mirrored).
+    #[arg(long)]
+    pub mirror: bool,
     /// Seed of the initial weights, the shuffles and the validation split.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -106,8 +110,9 @@ fn train(args: &TrainArgs) -> Result<(), String> {
     } else {
         args.threads
     };
-    let data = Dataset::load(&args.data, args.validation, args.seed, args.max_positions)
+    let mut data = Dataset::load(&args.data, args.validation, args.seed, args.max_positions)
         .map_err(|(p, e)| format!("{}: {e}", p.display()))?;
+    let mirrored = if args.mirror { data.add_mirrored() } else { 0 };
     let arch = Architecture {
         king_buckets: args.king_buckets,
         hidden: args.hidden,
@@ -116,8 +121,13 @@ fn train(args: &TrainArgs) -> Result<(), String> {
         qb: QB,
         scale: SCALE,
     };
+    let mirror_note = if args.mirror {
+        format!(" ({mirrored} of them mirrors)")
+    } else {
+        String::new()
+    };
     println!(
-        "data: {} units, {} games, {} training and {} validation positions (loaded in {:.1} s)",
+        "data: {} units, {} games, {} training{mirror_note} and {} validation positions (loaded in {:.1} s)",
         data.units,
         data.games,
         data.train.len(),

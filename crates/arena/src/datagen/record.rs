@@ -159,26 +159,32 @@ pub fn stored_score(v: Value) -> (i16, Flags) {
     }
 }
 
+/// The occupancy and packed piece codes of a board given point by point.
+fn encode_board(piece_at: impl Fn(Square) -> Option<Piece>) -> (u128, [u8; 16]) {
+    let mut occupancy = 0u128;
+    let mut pieces = [EMPTY_NIBBLE | (EMPTY_NIBBLE << 4); 16];
+    let mut n = 0usize;
+    for sq in Square::ALL {
+        if let Some(p) = piece_at(sq) {
+            occupancy |= 1u128 << sq.index();
+            let code = p.index() as u8;
+            let byte = &mut pieces[n / 2];
+            if n.is_multiple_of(2) {
+                *byte = (*byte & 0xF0) | code;
+            } else {
+                *byte = (*byte & 0x0F) | (code << 4);
+            }
+            n += 1;
+        }
+    }
+    (occupancy, pieces)
+}
+
 impl Record {
     /// The record of `pos` (at most [`MAX_PIECES`] pieces, which every legal
     /// position satisfies) with a stored score, result and flags.
     pub fn new(pos: &Position, score: i16, result: PlayerResult, flags: Flags) -> Record {
-        let mut occupancy = 0u128;
-        let mut pieces = [EMPTY_NIBBLE | (EMPTY_NIBBLE << 4); 16];
-        let mut n = 0usize;
-        for sq in Square::ALL {
-            if let Some(p) = pos.piece_at(sq) {
-                occupancy |= 1u128 << sq.index();
-                let code = p.index() as u8;
-                let byte = &mut pieces[n / 2];
-                if n.is_multiple_of(2) {
-                    *byte = (*byte & 0xF0) | code;
-                } else {
-                    *byte = (*byte & 0x0F) | (code << 4);
-                }
-                n += 1;
-            }
-        }
+        let (occupancy, pieces) = encode_board(|sq| pos.piece_at(sq));
         Record {
             occupancy,
             pieces,
@@ -188,6 +194,34 @@ impl Record {
             ply: pos.game_ply().min(u16::MAX as usize) as u16,
             rule60: pos.rule60().min(u8::MAX as u32) as u8,
             flags,
+        }
+    }
+
+    /// The same position mirrored left to right (file a ↔ file i), with the same
+    /// score, result and counters: the game is symmetric under this mirror, so it
+    /// is an equally true training position.
+    ///
+    /// ```
+    /// use chuhan_arena::datagen::record::{Flags, Record};
+    /// use chuhan_engine::core::{PlayerResult, Position};
+    /// let pos = Position::from_fen(
+    ///     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+    /// )
+    /// .unwrap();
+    /// let rec = Record::new(&pos, 12, PlayerResult::Draw, Flags::default());
+    /// assert_eq!(rec.mirrored(), Record::new(&pos.mirror(), 12, PlayerResult::Draw, Flags::default()));
+    /// assert_eq!(rec.mirrored().mirrored(), rec);
+    /// ```
+    pub fn mirrored(&self) -> Record {
+        let mut board = [None; 90];
+        for (sq, p) in self.pieces() {
+            board[sq.mirror().index()] = Some(p);
+        }
+        let (occupancy, pieces) = encode_board(|sq| board[sq.index()]);
+        Record {
+            occupancy,
+            pieces,
+            ..*self
         }
     }
 

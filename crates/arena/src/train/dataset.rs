@@ -6,6 +6,7 @@
 use crate::datagen::record::{Record, result_score};
 use crate::datagen::unit_file::{self, UnitData, UnitFileError};
 use crate::lots::Lots;
+use chuhan_engine::core::PieceKind;
 use std::path::{Path, PathBuf};
 
 /// Training and validation records.
@@ -82,6 +83,31 @@ impl Dataset {
         }
     }
 
+    /// Adds to the training set the left-right mirror of every training record
+    /// with a king on the centre file, and returns how many were added.
+    ///
+    /// The features normalise a perspective whose king stands right of the centre
+    /// by mirroring the board (see `docs/nnue.md`), so for a position with both
+    /// kings off the centre file the mirror reads exactly the same and would only
+    /// count the position twice; with a king on the centre file the mirror is a
+    /// new, equally true position with the same score and result. Validation
+    /// records are not mirrored, so validation losses stay comparable.
+    pub fn add_mirrored(&mut self) -> usize {
+        let before = self.train.len();
+        for i in 0..before {
+            let rec = self.train[i];
+            let king_on_centre = rec
+                .pieces()
+                // File e is the one file that is its own mirror.
+                .any(|(sq, p)| p.kind == PieceKind::King && sq.file() == sq.file().mirror());
+            let mirror = rec.mirrored();
+            if king_on_centre && mirror != rec {
+                self.train.push(mirror);
+            }
+        }
+        self.train.len() - before
+    }
+
     /// Reads one unit file into a dataset with no validation set (tests, tools).
     pub fn from_unit(path: &Path) -> Result<Dataset, UnitFileError> {
         let unit = UnitData::read(path)?;
@@ -139,6 +165,33 @@ mod tests {
     use crate::datagen::record::Flags;
     use chuhan_engine::core::PlayerResult;
     use chuhan_engine::core::Position;
+
+    #[test]
+    fn mirrors_are_added_only_where_a_king_is_on_the_centre_file() {
+        let centre = Position::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+        )
+        .unwrap();
+        let symmetric = Position::startpos();
+        let off_centre = Position::from_fen("3k5/9/9/9/9/9/9/9/4A4/5KR2 w - - 0 1").unwrap();
+        let mut d = Dataset::default();
+        for pos in [&centre, &symmetric, &off_centre] {
+            d.train
+                .push(Record::new(pos, 40, PlayerResult::Win, Flags::default()));
+        }
+        d.validation.push(Record::new(
+            &centre,
+            5,
+            PlayerResult::Draw,
+            Flags::default(),
+        ));
+        assert_eq!(d.add_mirrored(), 1);
+        assert_eq!(
+            d.train[3],
+            Record::new(&centre.mirror(), 40, PlayerResult::Win, Flags::default())
+        );
+        assert_eq!(d.validation.len(), 1);
+    }
 
     #[test]
     fn k_fit_recovers_the_scale_of_the_data() {
