@@ -5,9 +5,7 @@ use crate::hms::hms;
 use chuhan_arena::book_generator::plan::{
     Plan as BookPlan, PlanFile, Settings as BookSettings, UnitPlan,
 };
-use chuhan_arena::book_generator::unit::{
-    self as book_unit, Merged as BookMerged, Played as BookPlayed,
-};
+use chuhan_arena::book_generator::unit::{self as book_unit, Merged as BookMerged, Played};
 use chuhan_arena::book_generator::{self, GenerateOptions};
 use chuhan_engine::book::{
     Book, BookBuilder, BookSet, BuildOptions, OwnBook, RecordFormat, eleeye, fold, params, text,
@@ -494,8 +492,8 @@ fn generate_unit(args: &GenerateArgs) -> ExitCode {
         Ok(played) => {
             let file = book_unit::path(dir, plan.ply, k);
             let what = match played {
-                BookPlayed::Written => "searched",
-                BookPlayed::AlreadyThere => "already searched",
+                Played::Written => "searched",
+                Played::AlreadyThere => "already searched",
             };
             println!("{}: unit {k} of ply {} {what}", file.display(), plan.ply);
             ExitCode::SUCCESS

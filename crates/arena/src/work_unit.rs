@@ -2,8 +2,9 @@
 //! ([`crate::datagen::plan`]), matches ([`crate::r#match::plan`]), book growth
 //! ([`crate::book_generator::plan`]) and tournament rounds
 //! ([`crate::tournament::plan`]): the plan's error type, the engine build a plan is
-//! stamped with, its check, the start of a `--unit` command ([`UnitPlan`]) and the
-//! atomic file write that makes a unit played twice harmless.
+//! stamped with, its check, the start of a `--unit` command ([`UnitPlan`]), what
+//! playing a unit did ([`Played`]) and the atomic file write that makes a unit
+//! played twice harmless.
 //!
 //! A plan is self-contained JSON (`format`, `version`, `engine`, an id, the
 //! settings, the openings and a `units` array); `--unit plan.json K --out DIR`
@@ -46,6 +47,17 @@ impl fmt::Display for PlanError {
 }
 
 impl std::error::Error for PlanError {}
+
+/// How playing (for a book unit, searching) one unit went: what each kind's
+/// `play` returns, so the `--unit` commands can say whether they did the work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Played {
+    /// The unit was played and its file written.
+    Written,
+    /// A valid file of it was already there, so it was not played again (one
+    /// directory never plays a unit twice).
+    AlreadyThere,
+}
 
 /// The engine build, as recorded in plans.
 pub fn engine_name() -> String {

@@ -13,6 +13,7 @@
 
 use super::plan::{Plan, Settings};
 use super::{Analysis, Generated, Line};
+pub use crate::work_unit::Played;
 use crate::work_unit::write_atomic;
 use chuhan_engine::core::{Move, Position};
 use chuhan_engine::search::Value;
@@ -151,15 +152,6 @@ impl UnitResult {
             })
             .collect()
     }
-}
-
-/// How [`play`] went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Played {
-    /// The unit was searched and its file written.
-    Written,
-    /// Its file was already there.
-    AlreadyThere,
 }
 
 /// Searches unit `k` of `plan` (`threads` positions at once) and writes

@@ -14,6 +14,7 @@ use super::process::TrafficLog;
 use super::referee::{Fault, GameReport};
 use super::runner::{self, MatchEvent, Scorer, Summary};
 use crate::game::play::Termination;
+pub use crate::work_unit::Played;
 use crate::work_unit::write_atomic;
 use chuhan_engine::core::{Color, GameResult, Move};
 use chuhan_engine::notation::{self, pgn};
@@ -187,15 +188,6 @@ impl UnitResult {
             })
             .collect()
     }
-}
-
-/// How [`play`] went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Played {
-    /// The unit was played and its file written.
-    Written,
-    /// Its file was already there (the unit is never played twice by one directory).
-    AlreadyThere,
 }
 
 /// Plays unit `k` of `plan` (`concurrency` games at once) and writes

@@ -20,6 +20,7 @@ use super::standings::Decision;
 use crate::game::play::{
     GameId, GameOutcome, GamePlayer, GameSpec, PlayError, PlayedGame, Termination,
 };
+pub use crate::work_unit::Played;
 use crate::work_unit::write_atomic;
 use chuhan_engine::core::Move;
 use serde::{Deserialize, Serialize};
@@ -134,15 +135,6 @@ impl UnitResult {
                 .unit(k)
                 .is_ok_and(|u| u.games.iter().collect::<Vec<_>>() == games)
     }
-}
-
-/// How [`play`] went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Played {
-    /// The unit was played and its file written.
-    Written,
-    /// Its file was already there.
-    AlreadyThere,
 }
 
 /// Plays unit `k` of `plan` with `player` (the `chuhan tournament` command gives
