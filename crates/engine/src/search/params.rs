@@ -109,6 +109,10 @@ pub const SE_TT_DEPTH_MARGIN: i32 = 3;
 /// Singular extension: the margin below the TT value, per ply of depth (std shape;
 /// ours scale).
 pub const SE_MARGIN_PER_DEPTH: Value = 2;
+/// Singular extension: only while `ply < SE_PLY_FACTOR * root_depth`, the same
+/// bound on the tree's growth as checks have (ours: the check bound's value,
+/// [`CHECK_EXT_PLY_FACTOR`], taken with singular extensions and not tuned apart).
+pub const SE_PLY_FACTOR: usize = 2;
 
 /// History tables saturate at this magnitude (std).
 pub const HISTORY_MAX: i32 = 16_384;

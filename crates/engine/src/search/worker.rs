@@ -783,7 +783,7 @@ impl<'a> Worker<'a> {
                 && excluded == Move::NONE
                 && pruning == Pruning::Full
                 && depth >= SE_MIN_DEPTH
-                && ply < CHECK_EXT_PLY_FACTOR * self.root_depth as usize
+                && ply < SE_PLY_FACTOR * self.root_depth as usize
                 && let Some(e) = tte
                 && e.depth >= depth - SE_TT_DEPTH_MARGIN
                 && e.bound.is_lower()
