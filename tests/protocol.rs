@@ -1074,3 +1074,64 @@ fn a_fifo_as_net_file_is_refused() {
     assert!(out[0].contains("named pipe"), "{out:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// With two threads, `go depth N` ends at depth N whichever thread finishes it
+/// first: the last `info depth` line before `bestmove` reports depth N (not
+/// N − 1, as when a helper that finished depth N stops the main thread inside
+/// that iteration and only the main thread's finished iterations are reported),
+/// its line starts with the best move, and the best move is legal. Each search
+/// starts from an empty hash table, so the threads race afresh every time.
+#[test]
+fn two_threads_reach_the_depth_asked_for() {
+    let mut d = uci();
+    d.send("setoption name OwnBook value false");
+    d.send("setoption name Hash value 16");
+    d.send("setoption name Threads value 2");
+    assert_eq!(d.sync(), Vec::<String>::new());
+    let positions: [(&str, &[&str]); 3] = [
+        ("startpos", &["h2e2", "h9g7"]),
+        (
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+            &[],
+        ),
+        (
+            "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
+            &[],
+        ),
+    ];
+    for depth in [5, 6] {
+        for (pos, moves) in positions {
+            for _ in 0..5 {
+                d.send("ucinewgame");
+                let position = if pos == "startpos" {
+                    "position startpos".to_string()
+                } else {
+                    format!("position fen {pos}")
+                };
+                if moves.is_empty() {
+                    d.send(&position);
+                } else {
+                    d.send(&format!("{position} moves {}", moves.join(" ")));
+                }
+                d.send(&format!("go depth {depth}"));
+                let lines = d.until(|l| l.starts_with("bestmove") || l == "nobestmove");
+                let best = lines.last().unwrap();
+                assert!(best.starts_with("bestmove"), "{lines:?}");
+                assert_legal(pos, moves, best);
+                let last = lines
+                    .iter()
+                    .rev()
+                    .find(|l| l.starts_with("info depth "))
+                    .unwrap_or_else(|| panic!("no info line: {lines:?}"));
+                let words: Vec<&str> = last.split_whitespace().collect();
+                assert_eq!(words[2], depth.to_string(), "{lines:?}");
+                let pv = words.iter().position(|&w| w == "pv").expect("a pv");
+                assert_eq!(
+                    words.get(pv + 1),
+                    best.split_whitespace().nth(1).as_ref(),
+                    "{lines:?}"
+                );
+            }
+        }
+    }
+}
