@@ -1,6 +1,7 @@
-//! `chuhan bench [--depth D] [--threads T] [--hash MB] [--rules R] [--eval-file NET]`:
-//! the fixed-depth search of the bench positions; prints the node count (the
-//! signature) and the speed (with a net: its speed). With `--ebf`, `--ttd` or
+//! `chuhan bench [--depth D] [--threads T] [--hash MB] [--rules R] [--eval-file NET |
+//! --hce]`: the fixed-depth search of the bench positions with the engine's default
+//! evaluation (the built-in net); prints the node count (the signature) and the
+//! speed (with another net or the hand-written evaluation: its speed). With `--ebf`, `--ttd` or
 //! `--mates` it measures the search's shape instead (see
 //! [`chuhan_engine::search::measure`]).
 
@@ -9,6 +10,7 @@ use chuhan_arena::r#match::dialect::GoLimit;
 use chuhan_arena::r#match::engine_arg;
 use chuhan_engine::core::Position;
 use chuhan_engine::eval::nnue::Network;
+use chuhan_engine::eval::nnue::builtin::builtin as builtin_net;
 use chuhan_engine::search::measure::{self, EBF_FROM_DEPTH, EBF_POSITIONS, EBF_TO_DEPTH};
 use chuhan_engine::search::repetition::RepetitionRules;
 use chuhan_engine::search::{SearchError, Searcher, bench};
@@ -33,10 +35,14 @@ pub struct BenchArgs {
     /// (every repetition a draw, to measure what the rules cost).
     #[arg(long, default_value_t = RepetitionRules::default())]
     pub rules: RepetitionRules,
-    /// Evaluate with this net (NNUE) instead of the hand-written evaluation, to
-    /// measure its speed (the node count is then not the signature).
-    #[arg(long, value_name = "NET", conflicts_with_all = ["ebf", "ttd", "mates"])]
+    /// Evaluate with this net instead of the built-in one (the node count is then
+    /// not the signature).
+    #[arg(long, value_name = "NET", conflicts_with = "hce")]
     pub eval_file: Option<std::path::PathBuf>,
+    /// Evaluate with the hand-written evaluation instead of the built-in net (the
+    /// node count is then not the signature).
+    #[arg(long)]
+    pub hce: bool,
     /// Also print the node count and time of each position.
     #[arg(long)]
     pub verbose: bool,
@@ -82,23 +88,37 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         eprintln!("error: --ebf needs a depth above 6");
         return ExitCode::from(2);
     }
-    let result = if let Some(spec) = &args.engine {
+    if let Some(spec) = &args.engine {
         return ebf_external(spec, depth);
-    } else if args.ebf {
-        ebf(depth, hash, args.rules)
-    } else if args.ttd {
-        ttd(depth, args.threads.max(2), hash, args.repeat, args.rules)
-    } else if args.mates {
-        mates(hash, args.rules)
+    }
+    let net = if args.hce {
+        None
     } else {
-        let net = match args.eval_file.as_deref().map(Network::load).transpose() {
-            Ok(net) => net.map(Arc::new),
+        let loaded = match &args.eval_file {
+            Some(file) => Network::load(file).map(Arc::new),
+            None => builtin_net(),
+        };
+        match loaded {
+            Ok(net) => Some(net),
             Err(e) => {
                 eprintln!("error: cannot load net: {e}");
                 return ExitCode::from(2);
             }
-        };
-        signature(depth, args.threads, hash, args.rules, net, args.verbose)
+        }
+    };
+    let setup = Setup {
+        hash,
+        rules: args.rules,
+        net,
+    };
+    let result = if args.ebf {
+        ebf(depth, &setup)
+    } else if args.ttd {
+        ttd(depth, args.threads.max(2), &setup, args.repeat)
+    } else if args.mates {
+        mates(&setup)
+    } else {
+        signature(depth, args.threads, &setup, args.verbose)
     };
     match result {
         Ok(code) => code,
@@ -109,15 +129,23 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     }
 }
 
+/// What every searcher of a bench run is set up with.
+struct Setup {
+    /// Hash size in MB.
+    hash: usize,
+    /// Repetition rules.
+    rules: RepetitionRules,
+    /// The net, or `None` for the hand-written evaluation.
+    net: Option<Arc<Network>>,
+}
+
 fn signature(
     depth: i32,
     threads: usize,
-    hash: usize,
-    rules: RepetitionRules,
-    net: Option<Arc<Network>>,
+    setup: &Setup,
     verbose: bool,
 ) -> Result<ExitCode, SearchError> {
-    let r = bench::run_with(depth, threads, hash, rules, net)?;
+    let r = bench::run_with(depth, threads, setup.hash, setup.rules, setup.net.clone())?;
     if verbose {
         for (i, (fen, n)) in bench::POSITIONS.iter().zip(&r.nodes).enumerate() {
             println!("{:>2} {:>10}  {fen}", i + 1, n);
@@ -129,11 +157,13 @@ fn signature(
     Ok(ExitCode::SUCCESS)
 }
 
-fn searcher(threads: usize, hash: usize, rules: RepetitionRules) -> Result<Searcher, SearchError> {
+fn searcher(threads: usize, setup: &Setup) -> Result<Searcher, SearchError> {
     let mut s = Searcher::new();
-    s.settings_mut().rules = rules;
+    s.settings_mut().rules = setup.rules;
+    s.settings_mut().use_nnue = setup.net.is_some();
+    s.set_net(setup.net.clone());
     s.set_threads(threads)?;
-    s.set_hash(hash)?;
+    s.set_hash(setup.hash)?;
     Ok(s)
 }
 
@@ -162,9 +192,9 @@ fn ebf_mean(factors: &[f64]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn ebf(depth: i32, hash: usize, rules: RepetitionRules) -> Result<ExitCode, SearchError> {
+fn ebf(depth: i32, setup: &Setup) -> Result<ExitCode, SearchError> {
     let plies = EBF_TO_DEPTH - EBF_FROM_DEPTH;
-    let mut s = searcher(1, hash, rules)?;
+    let mut s = searcher(1, setup)?;
     ebf_header(depth);
     let mut factors = Vec::new();
     for (i, fen) in EBF_POSITIONS.iter().enumerate() {
@@ -235,15 +265,9 @@ fn ebf_external(spec: &str, depth: i32) -> ExitCode {
     ebf_mean(&factors)
 }
 
-fn ttd(
-    depth: i32,
-    threads: usize,
-    hash: usize,
-    repeat: usize,
-    rules: RepetitionRules,
-) -> Result<ExitCode, SearchError> {
-    let mut one = searcher(1, hash, rules)?;
-    let mut many = searcher(threads, hash, rules)?;
+fn ttd(depth: i32, threads: usize, setup: &Setup, repeat: usize) -> Result<ExitCode, SearchError> {
+    let mut one = searcher(1, setup)?;
+    let mut many = searcher(threads, setup)?;
     println!("Time to depth {depth}, median of {repeat} runs: 1 thread against {threads}");
     println!(
         "{:>2} {:>10} {:>10} {:>8}",
@@ -282,8 +306,8 @@ fn ttd(
     Ok(ExitCode::SUCCESS)
 }
 
-fn mates(hash: usize, rules: RepetitionRules) -> Result<ExitCode, SearchError> {
-    let mut s = searcher(1, hash, rules)?;
+fn mates(setup: &Setup) -> Result<ExitCode, SearchError> {
+    let mut s = searcher(1, setup)?;
     let mut solved = 0;
     for (fen, n) in measure::MATES {
         let pos = Position::from_fen(fen).expect("mate positions are legal");

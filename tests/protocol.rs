@@ -769,20 +769,27 @@ fn nnue_options_load_and_refuse_nets() {
     assert!(
         hello
             .iter()
-            .any(|l| l == "option name UseNNUE type check default false")
+            .any(|l| l == "option name UseNNUE type check default true")
     );
     assert!(
         hello
             .iter()
-            .any(|l| l == "option name EvalFile type string default <empty>")
+            .any(|l| l == "option name EvalFile type string default builtin")
     );
     d.send("setoption name OwnBook value false");
+    // The built-in net is loaded from the start; an empty EvalFile unloads it.
+    d.send("setoption name UseNNUE value true");
+    assert_eq!(d.sync(), Vec::<String>::new());
+    d.send("setoption name EvalFile value");
     d.send("setoption name UseNNUE value true");
     let out = d.sync();
     assert!(
         out.len() == 1 && out[0].contains("no net is loaded"),
         "{out:?}"
     );
+    d.send("setoption name EvalFile value builtin");
+    d.send("setoption name UseNNUE value true");
+    assert_eq!(d.sync(), Vec::<String>::new());
     d.send(&format!("setoption name EvalFile value {}", good.display()));
     assert_eq!(d.sync(), Vec::<String>::new());
     d.send(&format!("setoption name EvalFile value {}", bad.display()));

@@ -51,6 +51,7 @@ use crate::book::locate::{engine_dir, locate};
 use crate::book::{BookMove, BookSet, Randomness};
 use crate::core::{Move, Position};
 use crate::eval::nnue::Network;
+use crate::eval::nnue::builtin::{BUILTIN_NAME as BUILTIN_NET, builtin as builtin_net};
 use crate::search::event::{self, BestMove, Event};
 use crate::search::limits::Limits;
 use crate::search::searcher::{SearchError, Searcher};
@@ -81,15 +82,24 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// An idle engine on the start position with default settings, no books (see
+    /// An idle engine on the start position with default settings (evaluating with
+    /// the built-in net, [`crate::eval::nnue::builtin`]), no books (see
     /// [`EngineOption::BookFiles`]), one thread and
     /// [`crate::search::searcher::DEFAULT_HASH_MB`] of hash.
     pub fn new() -> Engine {
         let clock = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
+        let mut search = Searcher::new();
+        // The defaults of `EvalFile` (the built-in net) and `UseNNUE` (on). Only a
+        // build that embedded a damaged net has none: it plays with the
+        // hand-written evaluation, and `EvalFile builtin` says why.
+        if let Ok(net) = builtin_net() {
+            search.set_net(Some(net));
+            search.settings_mut().use_nnue = true;
+        }
         Engine {
-            search: Searcher::new(),
+            search,
             position: Position::startpos(),
             banned: Vec::new(),
             books: BookSet::new(),
@@ -164,16 +174,21 @@ impl Engine {
         Ok(())
     }
 
-    /// Loads the net `file` (empty: no net); on failure the loaded net stays.
+    /// Loads the net `file` (empty: no net; `builtin`: the shipped one); on failure
+    /// the loaded net stays.
     fn load_net(&mut self, file: &str) -> Result<(), EngineError> {
         if file.trim().is_empty() {
             self.search.set_net(None);
             return Ok(());
         }
-        let path = locate(file.trim(), engine_dir().as_deref());
-        match Network::load(&path) {
+        let loaded = if file.trim() == BUILTIN_NET {
+            builtin_net()
+        } else {
+            Network::load(&locate(file.trim(), engine_dir().as_deref())).map(Arc::new)
+        };
+        match loaded {
             Ok(net) => {
-                self.search.set_net(Some(Arc::new(net)));
+                self.search.set_net(Some(net));
                 Ok(())
             }
             Err(error) => Err(EngineError::Net {
@@ -306,6 +321,12 @@ mod tests {
     #[test]
     fn bad_net_files_are_refused_and_the_net_is_kept() {
         let mut engine = Engine::new();
+        assert!(engine.net().is_some(), "the built-in net by default");
+        assert!(engine.settings().use_nnue, "on by default");
+        engine
+            .set_option(EngineOption::EvalFile(String::new()))
+            .unwrap();
+        assert!(engine.net().is_none(), "an empty name unloads");
         assert!(matches!(
             engine.set_option(EngineOption::UseNnue(true)),
             Err(EngineError::NoNet)
@@ -362,6 +383,7 @@ mod tests {
         )
         .unwrap();
         engine.set_position(pos.clone());
+        engine.set_option(EngineOption::UseNnue(false)).unwrap();
         let hand = engine.search(Limits::depth(5)).unwrap();
         let file = net_file(
             "search",

@@ -49,11 +49,12 @@ pub enum EngineOption {
     BookFiles(String),
     /// How book moves are chosen among several.
     BookRandomness(Randomness),
-    /// Evaluate with the loaded net instead of the hand-written evaluation (off by
-    /// default; see [`EngineOption::EvalFile`]).
+    /// Evaluate with the loaded net instead of the hand-written evaluation (on by
+    /// default, with the built-in net; see [`EngineOption::EvalFile`]).
     UseNnue(bool),
     /// The net file to load (found as [`crate::book::locate::locate`] says),
-    /// replacing the loaded net; empty: no net. A file that cannot be loaded
-    /// leaves the loaded net in place.
+    /// replacing the loaded net; [`crate::eval::nnue::builtin::BUILTIN_NAME`] (the
+    /// default) is the net compiled into the executable; empty: no net. A file
+    /// that cannot be loaded leaves the loaded net in place.
     EvalFile(String),
 }

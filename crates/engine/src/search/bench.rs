@@ -75,9 +75,10 @@ impl BenchResult {
 }
 
 /// Runs the bench: every position searched to `depth` from a cleared table, with
-/// the default repetition rules (CXA 2011).
+/// the engine's defaults: the built-in net and the CXA 2011 repetition rules.
 pub fn run(depth: i32, threads: usize, hash_mb: usize) -> Result<BenchResult, SearchError> {
-    run_with(depth, threads, hash_mb, RepetitionRules::default(), None)
+    let net = crate::eval::nnue::builtin::builtin().ok();
+    run_with(depth, threads, hash_mb, RepetitionRules::default(), net)
 }
 
 /// [`run`] with the given repetition rules (to measure what the 棋例 cost against

@@ -441,6 +441,7 @@ fn run_search(
         let (mut chosen, mut depth, mut bound) =
             answer(&w.root_moves[0], w.best.as_ref(), w.completed_depth);
         let last_reported = w.best.clone();
+        let reported_depth = w.completed_depth;
         for h in helpers {
             if let Ok((d, Some(rm))) = h.join()
                 && d > depth
@@ -452,8 +453,11 @@ fn run_search(
             }
         }
         // The main thread already reported this line unless the search was cut
-        // short inside an iteration or a helper's line was chosen.
+        // short inside an iteration or a helper's line was chosen (a helper's
+        // deeper line may be the same moves with the same score: it is still
+        // reported, at its depth).
         let reported = bound.is_none()
+            && depth == reported_depth
             && last_reported.is_some_and(|b| {
                 b.mv == chosen.mv && b.pv == chosen.pv && b.best_score() == chosen.best_score()
             });

@@ -8,12 +8,14 @@
 //!   a from-scratch integer evaluation, the reference for incremental inference;
 //! * [`accumulator`]: the search's per-ply accumulators, updated incrementally on
 //!   make and unmake;
-//! * [`simd`]: the inference loops, portable and AVX2, chosen at run time.
+//! * [`simd`]: the inference loops, portable and AVX2, chosen at run time;
+//! * [`builtin`]: the shipped net, compiled into the executable.
 //!
 //! The architecture, the training, the quantisation and the inference are
 //! described in `docs/nnue.md`.
 
 pub mod accumulator;
+pub mod builtin;
 pub mod features;
 pub mod network;
 pub mod simd;
