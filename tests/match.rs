@@ -1052,9 +1052,12 @@ fn a_chuhan_self_match_pgn_is_rejudged_identically_by_judge_pgn() {
         // An option the engine does not have: reported once, the match goes on.
         .arg(format!("{engine} name=A option.nosuchoption=1"))
         .arg("--engine")
-        .arg(format!("{engine} name=B"))
+        // The UCI name of a UCCI option: sent under the UCCI name, no warning.
+        .arg(format!("{engine} name=B option.OwnBook=false"))
         .arg("--pgn")
         .arg(&pgn_path)
+        .arg("--log")
+        .arg(dir.join("traffic.log"))
         .arg("--fail-on-fault")
         .output()
         .unwrap();
@@ -1076,6 +1079,9 @@ fn a_chuhan_self_match_pgn_is_rejudged_identically_by_judge_pgn() {
         "{stderr}"
     );
     assert!(!stderr.contains("engine B"), "{stderr}");
+    let traffic = std::fs::read_to_string(dir.join("traffic.log")).unwrap();
+    assert!(traffic.contains("setoption usebook false"), "{traffic}");
+    assert!(!traffic.contains("OwnBook"), "{traffic}");
     assert!(stdout.contains("Engine faults: none"), "{stdout}");
     // One engine on both sides at a fixed depth plays each opening's two games alike.
     assert!(

@@ -203,6 +203,32 @@ fn advertises(list: &[String], name: &str) -> bool {
     list.iter().any(|o| o.eq_ignore_ascii_case(name))
 }
 
+/// Options that UCI and UCCI spell differently, as (UCI, UCCI) pairs.
+const SYNONYMS: &[(&str, &str)] = &[
+    ("OwnBook", "usebook"),
+    ("BookFile", "bookfiles"),
+    ("Hash", "hashsize"),
+];
+
+/// The name to send for the user's option `name`: the name itself when the engine
+/// lists it, else its other protocol's spelling when the engine lists that (so
+/// `option.OwnBook=false` turns the book off in a UCCI engine too), else `None`.
+fn option_name<'a>(list: &[String], name: &'a str) -> Option<&'a str> {
+    if advertises(list, name) {
+        return Some(name);
+    }
+    SYNONYMS.iter().find_map(|&(uci, ucci)| {
+        let other = if uci.eq_ignore_ascii_case(name) {
+            ucci
+        } else if ucci.eq_ignore_ascii_case(name) {
+            uci
+        } else {
+            return None;
+        };
+        advertises(list, other).then_some(other)
+    })
+}
+
 impl EngineClient {
     /// An engine for `config`; `label` names it in the traffic log.
     pub fn new(
@@ -373,12 +399,16 @@ impl EngineClient {
         }
         self.option_notes.clear();
         for (name, value) in &self.config.options {
-            if !advertises(&self.advertised, name) {
-                self.option_notes
-                    .push(format!("option {name}: the engine does not list it"));
-            }
+            let sent = match option_name(&self.advertised, name) {
+                Some(sent) => sent,
+                None => {
+                    self.option_notes
+                        .push(format!("option {name}: the engine does not list it"));
+                    name.as_str()
+                }
+            };
             let value = (!value.is_empty()).then_some(value.as_str());
-            lines.push(dialect::setoption(self.dialect, name, value));
+            lines.push(dialect::setoption(self.dialect, sent, value));
         }
         for l in &lines {
             if p.send(l).is_err() {
@@ -569,5 +599,25 @@ impl EngineClient {
 impl Drop for EngineClient {
     fn drop(&mut self) {
         self.shutdown();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::option_name;
+
+    #[test]
+    fn an_option_is_sent_under_the_name_the_engine_lists() {
+        let ucci: Vec<String> = ["usebook", "hashsize", "evalfile"]
+            .map(String::from)
+            .to_vec();
+        let uci: Vec<String> = ["OwnBook", "Hash", "EvalFile"].map(String::from).to_vec();
+        assert_eq!(option_name(&ucci, "OwnBook"), Some("usebook"));
+        assert_eq!(option_name(&ucci, "hash"), Some("hashsize"));
+        assert_eq!(option_name(&ucci, "EvalFile"), Some("EvalFile"));
+        assert_eq!(option_name(&uci, "usebook"), Some("OwnBook"));
+        assert_eq!(option_name(&uci, "hashsize"), Some("Hash"));
+        assert_eq!(option_name(&uci, "bookfiles"), None);
+        assert_eq!(option_name(&ucci, "nosuchoption"), None);
     }
 }
