@@ -87,6 +87,13 @@ pub struct GenerateArgs {
     /// Search depth per position.
     #[arg(long, required_unless_present_any = ["unit", "merge"])]
     pub depth: Option<i32>,
+    /// Search the positions of the first N plies to --deep-depth instead (the first
+    /// moves are few and decide most games: worth a deeper search).
+    #[arg(long, default_value_t = 0, value_name = "N", requires = "deep_depth")]
+    pub deep_plies: u32,
+    /// Search depth of the first --deep-plies plies.
+    #[arg(long, value_name = "D", requires = "deep_plies")]
+    pub deep_depth: Option<i32>,
     /// The binary book to write (with --unit: the directory of the unit files).
     #[arg(long, required_unless_present = "plan")]
     pub out: Option<PathBuf>,
@@ -376,7 +383,7 @@ fn generate_book(options: &GenerateOptions, out: &Path) -> Result<(), String> {
     let size = write_book(&generated.book, out)?;
     println!(
         "{}, {}",
-        generated_line(out, &generated, options.depth, size),
+        generated_line(out, &generated, options, size),
         hms(started.elapsed())
     );
     Ok(())
@@ -388,19 +395,37 @@ fn generate_book(options: &GenerateOptions, out: &Path) -> Result<(), String> {
 fn generated_line(
     out: &Path,
     generated: &book_generator::Generated,
-    depth: i32,
+    options: &GenerateOptions,
     size: usize,
 ) -> String {
     format!(
-        "{}: {} positions searched to depth {depth} over {} plies, {} moves in {} positions, \
+        "{}: {} positions searched to {} over {} plies, {} moves in {} positions, \
          {size} bytes, {} Mnodes",
         out.display(),
         generated.searched,
+        depth_text(options),
         generated.plies_reached,
         generated.book.move_count(),
         generated.book.position_count(),
         generated.nodes / 1_000_000,
     )
+}
+
+/// `depth 9`, or `depth 9 (16 in the first 2 plies)`.
+fn depth_text(options: &GenerateOptions) -> String {
+    if options.deep_plies == 0 {
+        format!("depth {}", options.depth)
+    } else {
+        let plies = if options.deep_plies == 1 {
+            "ply"
+        } else {
+            "plies"
+        };
+        format!(
+            "depth {} ({} in the first {} {plies})",
+            options.depth, options.deep_depth, options.deep_plies
+        )
+    }
 }
 
 /// `chuhan book generate`: locally, or one of --plan, --unit, --merge. Exit status
@@ -429,6 +454,8 @@ fn generate(args: &GenerateArgs) -> ExitCode {
     let options = GenerateOptions {
         plies,
         depth,
+        deep_plies: args.deep_plies,
+        deep_depth: args.deep_depth.unwrap_or(depth),
         width: args.width,
         margin: args.margin,
         max_positions: args.max_positions,
@@ -458,13 +485,13 @@ fn write_generate_plan(
     plan.write(path)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     println!(
-        "{}: book plan {}, ply 0 of {}: {}, units of up to {} positions (depth {}, width {}, margin {})",
+        "{}: book plan {}, ply 0 of {}: {}, units of up to {} positions ({}, width {}, margin {})",
         path.display(),
         plan.run_id,
         options.plies,
         plural(plan.positions.len(), "position"),
         positions_per_unit,
-        options.depth,
+        depth_text(options),
         options.width,
         options.margin
     );
@@ -518,7 +545,7 @@ fn merge_units(dir: &Path, out: &Path) -> Result<ExitCode, String> {
             let _ = std::fs::remove_file(dir.join(book_unit::NEXT_PLAN));
             println!(
                 "{}",
-                generated_line(out, &generated, plan.settings.depth, size)
+                generated_line(out, &generated, &plan.settings.options(1), size)
             );
             Ok(ExitCode::SUCCESS)
         }

@@ -680,6 +680,8 @@ fn generated_books_follow_the_searches_and_do_not_depend_on_threads() {
     let options = GenerateOptions {
         plies: 3,
         depth: 3,
+        deep_plies: 0,
+        deep_depth: 3,
         width: 2,
         margin: 40,
         max_positions: None,
@@ -741,6 +743,53 @@ fn generated_books_follow_the_searches_and_do_not_depend_on_threads() {
 }
 
 #[test]
+fn the_first_plies_can_be_searched_deeper() {
+    use chuhan_arena::book_generator::{GenerateOptions, generate};
+    let shallow = GenerateOptions {
+        plies: 2,
+        depth: 1,
+        width: 3,
+        margin: 400,
+        ..GenerateOptions::default()
+    };
+    let deep_start = GenerateOptions {
+        deep_plies: 1,
+        deep_depth: 5,
+        ..shallow
+    };
+    let start = Position::startpos();
+    let moves = |options: &GenerateOptions| {
+        let g = generate(&start, options, |_| {}).unwrap();
+        let book = Book::from_bytes(&g.book.to_bytes()).unwrap();
+        (book.probe(&start), g.nodes)
+    };
+    // The start position is searched to depth 5: its moves are those of a
+    // one-ply book at depth 5, and differ from a depth-1 search's.
+    let (deep, deep_nodes) = moves(&deep_start);
+    let (five, _) = moves(&GenerateOptions {
+        plies: 1,
+        depth: 5,
+        ..shallow
+    });
+    let (one, one_nodes) = moves(&shallow);
+    assert_eq!(deep, five);
+    assert_ne!(deep, one);
+    assert!(deep_nodes > one_nodes, "{deep_nodes} vs {one_nodes}");
+    // A deep depth outside the search's range is refused.
+    assert!(
+        generate(
+            &start,
+            &GenerateOptions {
+                deep_depth: 0,
+                ..deep_start
+            },
+            |_| {}
+        )
+        .is_err()
+    );
+}
+
+#[test]
 fn cli_generate_plan_units_and_merge_build_the_local_book() {
     use std::process::Command;
     let dir = std::env::temp_dir().join(format!("chuhan-book-units-{}", std::process::id()));
@@ -758,14 +807,32 @@ fn cli_generate_plan_units_and_merge_build_the_local_book() {
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
     };
+    // The first ply deeper: the units search it to that depth too.
     let settings = [
-        "book", "generate", "--plies", "3", "--depth", "2", "--width", "2", "--hash", "1",
+        "book",
+        "generate",
+        "--plies",
+        "3",
+        "--depth",
+        "2",
+        "--deep-plies",
+        "1",
+        "--deep-depth",
+        "3",
+        "--width",
+        "2",
+        "--hash",
+        "1",
     ];
     let with = |extra: &[&'static str]| -> Vec<&'static str> {
         settings.iter().chain(extra).copied().collect()
     };
     let (code, local, err) = run(&with(&["--out", "local.bin"]));
     assert_eq!(code, Some(0), "{err}");
+    assert!(
+        local.contains("to depth 2 (3 in the first 1 ply) over 3 plies"),
+        "{local}"
+    );
     let (code, made, err) = run(&with(&["--plan", "plan.json", "--positions-per-unit", "1"]));
     assert_eq!(code, Some(0), "{err}");
     assert!(

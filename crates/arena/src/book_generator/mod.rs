@@ -51,8 +51,14 @@ pub struct GenerateOptions {
     /// Book moves are searched for the first `plies` plies (positions 0 to
     /// `plies − 1` moves deep).
     pub plies: u32,
-    /// Search depth of every position.
+    /// Search depth of every position past the opening plies.
     pub depth: i32,
+    /// The positions of the first `deep_plies` plies are searched to `deep_depth`
+    /// instead (0: none): the first moves are few and decide most of a book's
+    /// games, so they are worth a deeper search.
+    pub deep_plies: u32,
+    /// Search depth of the first `deep_plies` plies.
+    pub deep_depth: i32,
     /// At most this many different replies per position.
     pub width: usize,
     /// Replies more than this many centipawns below the best are left out.
@@ -71,6 +77,8 @@ impl Default for GenerateOptions {
         GenerateOptions {
             plies: 8,
             depth: 8,
+            deep_plies: 0,
+            deep_depth: 8,
             width: params::DEFAULT_GENERATE_WIDTH,
             margin: params::DEFAULT_GENERATE_MARGIN_CP,
             max_positions: None,
@@ -237,7 +245,7 @@ fn engine(options: &GenerateOptions) -> Result<Engine, GenerateError> {
 
 /// Searches `pos` from a fresh engine state and returns its MultiPV lines of the
 /// deepest completed iteration, best first, and the nodes searched.
-fn analyse(e: &mut Engine, pos: &Position, options: &GenerateOptions) -> Analysis {
+fn analyse(e: &mut Engine, pos: &Position, options: &GenerateOptions, depth: i32) -> Analysis {
     let symmetric = fold(pos).symmetric;
     let multipv = if symmetric {
         2 * options.width
@@ -248,7 +256,7 @@ fn analyse(e: &mut Engine, pos: &Position, options: &GenerateOptions) -> Analysi
     let _ = e.new_game();
     let _ = e.set_option(EngineOption::MultiPv(multipv));
     e.set_position(pos.clone());
-    let Ok(rx) = e.go(Limits::depth(options.depth)) else {
+    let Ok(rx) = e.go(Limits::depth(depth)) else {
         return Analysis::default();
     };
     let mut depth = 0;
@@ -309,17 +317,20 @@ pub(crate) fn engines(
     (0..count.max(1)).map(|_| engine(options)).collect()
 }
 
-/// Searches `positions` with `engines` (one position each at a time), calling
-/// `progress` after each; the results come back in `positions`' order.
+/// Searches `positions` (of ply `ply`, which decides the depth) with `engines` (one
+/// position each at a time), calling `progress` after each; the results come back
+/// in `positions`' order.
 pub(crate) fn search_positions(
     engines: &mut [Engine],
     positions: &[Position],
     options: &GenerateOptions,
+    ply: u32,
     mut progress: impl FnMut(usize, u64),
 ) -> Vec<Analysis> {
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let (tx, rx) = unbounded();
+    let depth = options.depth_at(ply);
     let mut results: Vec<Option<Analysis>> = vec![None; positions.len()];
     std::thread::scope(|s| {
         for e in engines.iter_mut() {
@@ -331,7 +342,7 @@ pub(crate) fn search_positions(
                     if i >= positions.len() || failed.load(Ordering::Relaxed) {
                         break;
                     }
-                    let r = analyse(e, &positions[i], options);
+                    let r = analyse(e, &positions[i], options, depth);
                     if tx.send((i, r)).is_err() {
                         failed.store(true, Ordering::Relaxed);
                     }
@@ -353,6 +364,15 @@ pub(crate) fn search_positions(
 }
 
 impl GenerateOptions {
+    /// The search depth of the positions of ply `ply` (0 = the start position).
+    pub fn depth_at(&self, ply: u32) -> i32 {
+        if ply < self.deep_plies {
+            self.deep_depth
+        } else {
+            self.depth
+        }
+    }
+
     /// Checks the options the generator cannot work with (all but the hash size,
     /// which the engine judges).
     pub fn check(&self) -> Result<(), GenerateError> {
@@ -361,6 +381,9 @@ impl GenerateOptions {
         }
         if !(1..=100).contains(&self.depth) {
             return Err(GenerateError::Depth(self.depth));
+        }
+        if self.deep_plies > 0 && !(1..=100).contains(&self.deep_depth) {
+            return Err(GenerateError::Depth(self.deep_depth));
         }
         if self.width == 0 {
             return Err(GenerateError::NoWidth);
@@ -537,7 +560,7 @@ pub fn generate(
         let positions = growth.pending();
         let ply_size = positions.len();
         let mut nodes = before;
-        let results = search_positions(&mut engines, &positions, options, |done, n| {
+        let results = search_positions(&mut engines, &positions, options, ply, |done, n| {
             nodes += n;
             progress(&Progress {
                 ply,

@@ -53,8 +53,15 @@ pub struct Settings {
     pub start: String,
     /// Book moves are searched for the first `plies` plies.
     pub plies: u32,
-    /// Search depth of every position.
+    /// Search depth of every position past the first `deep_plies` plies.
     pub depth: i32,
+    /// The first `deep_plies` plies are searched to `deep_depth` (absent in plans
+    /// of builds before the option: 0).
+    #[serde(default)]
+    pub deep_plies: u32,
+    /// Search depth of the first `deep_plies` plies.
+    #[serde(default)]
+    pub deep_depth: i32,
     /// At most this many different replies per position.
     pub width: usize,
     /// Replies more than this many centipawns below the best are left out.
@@ -75,6 +82,8 @@ impl Settings {
             start: start.to_fen(),
             plies: options.plies,
             depth: options.depth,
+            deep_plies: options.deep_plies,
+            deep_depth: options.deep_depth,
             width: options.width,
             margin: options.margin,
             max_positions: options.max_positions,
@@ -88,6 +97,8 @@ impl Settings {
         GenerateOptions {
             plies: self.plies,
             depth: self.depth,
+            deep_plies: self.deep_plies,
+            deep_depth: self.deep_depth,
             width: self.width,
             margin: self.margin,
             max_positions: self.max_positions,
@@ -263,6 +274,8 @@ pub(crate) mod tests {
             &GenerateOptions {
                 plies: 3,
                 depth: 1,
+                deep_plies: 0,
+                deep_depth: 1,
                 width: 2,
                 margin: 40,
                 max_positions: None,

@@ -174,7 +174,7 @@ pub fn play(plan: &Plan, k: u32, dir: &Path, threads: usize) -> Result<Played, U
     let options = plan.settings.options(threads.max(1));
     let mut engines =
         super::engines(&options, threads).map_err(|e| UnitError::Engine(e.to_string()))?;
-    let analyses = super::search_positions(&mut engines, &positions, &options, |_, _| {});
+    let analyses = super::search_positions(&mut engines, &positions, &options, plan.ply, |_, _| {});
     let result = UnitResult {
         format: UNIT_FORMAT.to_string(),
         version: UNIT_VERSION,
