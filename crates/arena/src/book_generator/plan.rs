@@ -55,12 +55,13 @@ pub struct Settings {
     pub plies: u32,
     /// Search depth of every position past the first `deep_plies` plies.
     pub depth: i32,
-    /// The first `deep_plies` plies are searched to `deep_depth` (absent in plans
-    /// of builds before the option: 0).
-    #[serde(default)]
+    /// The first `deep_plies` plies are searched to `deep_depth`. Both are 0 and
+    /// left out of the JSON when no ply is searched deeper, so such a plan reads and
+    /// hashes as the plans of builds before the option.
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub deep_plies: u32,
-    /// Search depth of the first `deep_plies` plies.
-    #[serde(default)]
+    /// Search depth of the first `deep_plies` plies (0 when there are none).
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub deep_depth: i32,
     /// At most this many different replies per position.
     pub width: usize,
@@ -83,7 +84,11 @@ impl Settings {
             plies: options.plies,
             depth: options.depth,
             deep_plies: options.deep_plies,
-            deep_depth: options.deep_depth,
+            deep_depth: if options.deep_plies > 0 {
+                options.deep_depth
+            } else {
+                0
+            },
             width: options.width,
             margin: options.margin,
             max_positions: options.max_positions,
@@ -98,7 +103,11 @@ impl Settings {
             plies: self.plies,
             depth: self.depth,
             deep_plies: self.deep_plies,
-            deep_depth: self.deep_depth,
+            deep_depth: if self.deep_plies > 0 {
+                self.deep_depth
+            } else {
+                self.depth
+            },
             width: self.width,
             margin: self.margin,
             max_positions: self.max_positions,
@@ -124,6 +133,11 @@ impl Settings {
         let text = serde_json::to_string(&(engine_name(), self)).expect("settings serialise");
         format!("{:016x}", fnv1a(text.as_bytes()))
     }
+}
+
+/// Whether a number is 0 (serde's `skip_serializing_if`).
+fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
+    *n == T::default()
 }
 
 /// One work unit: a run of consecutive positions of the ply.
@@ -342,5 +356,23 @@ pub(crate) mod tests {
         assert_ne!(other.run_id(), plan.run_id);
         other.positions_per_unit = 0;
         assert!(Plan::new(other).is_err());
+    }
+
+    #[test]
+    fn deeper_first_plies_are_in_the_plan_only_when_asked_for() {
+        // Without them the JSON is that of the builds before the option.
+        let plain = Plan::new(settings()).unwrap();
+        assert!(!plain.to_json().contains("deep_"), "{}", plain.to_json());
+        assert_eq!(plain.settings.options(1).depth_at(0), 1);
+        let mut deep = settings();
+        deep.deep_plies = 1;
+        deep.deep_depth = 3;
+        let plan = Plan::new(deep.clone()).unwrap();
+        let json = plan.to_json();
+        assert!(json.contains("\"deep_plies\": 1") && json.contains("\"deep_depth\": 3"));
+        assert_eq!(Plan::from_json(&json).unwrap(), plan);
+        assert_ne!(plan.run_id, plain.run_id);
+        let options = deep.options(1);
+        assert_eq!((options.depth_at(0), options.depth_at(1)), (3, 1));
     }
 }
