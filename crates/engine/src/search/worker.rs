@@ -743,7 +743,7 @@ impl<'a> Worker<'a> {
                 if !capture && !gives_check {
                     if depth <= LMP_MAX_DEPTH
                         && move_count as i32
-                            >= (LMP_BASE + depth * depth) * if improving { 2 } else { 1 }
+                            >= (LMP_BASE + depth * depth) * (if improving { 6 } else { 3 }) / 2
                     {
                         picker.skip_quiets();
                         continue;
