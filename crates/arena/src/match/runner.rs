@@ -472,6 +472,13 @@ impl Scorer {
         let Some((s, llr, state)) = summary.sprt.as_mut() else {
             return SprtState::Continue;
         };
+        if *state != SprtState::Continue {
+            // A sequential test decides where its LLR first crosses a bound: the
+            // games still running then count in the score, not in the test (they
+            // could pull the LLR back inside and turn a decided test into "no
+            // decision yet" in the final report).
+            return *state;
+        }
         let p = &summary.pairings[0];
         *llr = if p.pentanomial.pairs() > 0 {
             s.llr_pentanomial(&p.pentanomial)
@@ -561,6 +568,49 @@ mod tests {
         assert_eq!(scorer.summary().played, 4);
         // Empty move lists (games that ended at once) are not called identical.
         assert_eq!(p.identical_pairs, 0);
+    }
+
+    #[test]
+    fn the_sprt_decision_stands_once_made() {
+        let games = schedule::schedule(2, 2000, &[], None);
+        let sprt = "elo0=0 elo1=10".parse().unwrap();
+        let mut scorer = Scorer::new(vec!["A".into(), "B".into()], 2000, Some(sprt));
+        // A result for A: 2 a win, 1 a draw, 0 a loss.
+        let report = |g: &ScheduledGame, a: u32| GameReport {
+            result: match (a, g.red == 0) {
+                (1, _) => GameResult::Draw,
+                (2, true) | (0, false) => GameResult::RedWins,
+                _ => GameResult::BlackWins,
+            },
+            termination: Termination::Checkmate,
+            reason: String::new(),
+            fault: None,
+            moves: Vec::new(),
+            record: notation::Game::new(chuhan_engine::core::Position::startpos()),
+        };
+        // Pairs of win + draw and draw + draw: A far stronger, H1 soon.
+        let mut n = 0;
+        let mut state = SprtState::Continue;
+        while state == SprtState::Continue {
+            let a = if n % 4 == 0 { 2 } else { 1 };
+            state = scorer.add(&games[n], &report(&games[n], a));
+            n += 1;
+            assert!(n < 1000, "no decision");
+        }
+        assert_eq!(state, SprtState::AcceptH1);
+        let (_, llr, _) = scorer.summary().sprt.unwrap();
+        assert!(llr >= 2.94, "{llr}");
+        // Games that were in flight: A loses them all; they count in the score,
+        // the test stays decided at the LLR it crossed with.
+        let before = scorer.summary().pairings[0].tally;
+        for g in &games[n..n + 6] {
+            assert_eq!(scorer.add(g, &report(g, 0)), SprtState::AcceptH1);
+        }
+        assert_eq!(scorer.summary().pairings[0].tally.losses, before.losses + 6);
+        assert_eq!(
+            scorer.summary().sprt.unwrap(),
+            (sprt, llr, SprtState::AcceptH1)
+        );
     }
 
     #[test]
