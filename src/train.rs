@@ -14,6 +14,7 @@
 
 use crate::hms::hms;
 use chuhan_arena::train::dataset::Dataset;
+use chuhan_arena::train::quantise::QuantReport;
 use chuhan_arena::train::{self, TrainConfig, TrainEvent};
 use chuhan_engine::eval::nnue::KingBuckets;
 use chuhan_engine::eval::nnue::network::{Architecture, QA, QB, SCALE};
@@ -134,7 +135,13 @@ fn train(args: &TrainArgs) -> Result<(), String> {
         data.validation.len(),
         started.elapsed().as_secs_f64()
     );
-    println!("net: {arch}; {threads} threads, {} chunks", args.chunks);
+    println!(
+        "net: {}, QA {}, QB per net, scale {}; {threads} threads, {} chunks",
+        arch.shape(),
+        arch.qa,
+        arch.scale,
+        args.chunks
+    );
     let cfg = TrainConfig {
         arch,
         epochs: args.epochs,
@@ -198,21 +205,14 @@ fn train(args: &TrainArgs) -> Result<(), String> {
                 let q = &r.quantisation;
                 println!(
                     "epoch {:>3}: train {:.5}  validation {:.5}  lr {:.2e}  {:.0} pos/s  {:.1} s  \
-                     | quantised: mean |Δ| {:.2} cp, max {:.1} cp (mean |eval| {:.0} cp){}  {}",
+                     | quantised: {}  {}",
                     r.epoch,
                     r.train_loss,
                     r.validation_loss,
                     r.lr,
                     r.speed,
                     r.seconds,
-                    q.mean_abs_cp,
-                    q.max_abs_cp,
-                    q.mean_abs_eval_cp,
-                    if q.clipped > 0 {
-                        format!(", {} clipped", q.clipped)
-                    } else {
-                        String::new()
-                    },
+                    quantisation(q),
                     r.net_path.display()
                 );
             }
@@ -238,13 +238,28 @@ fn train(args: &TrainArgs) -> Result<(), String> {
         );
     }
     println!(
-        "final net: {} ({} bytes){}; {}",
+        "final net: {} ({} bytes, quantised: {}){}; {}",
         final_path.display(),
         bytes.len(),
+        quantisation(&trained.quantisation),
         args.net
             .as_ref()
             .map_or(String::new(), |p| format!(", also {}", p.display())),
         hms(started.elapsed())
     );
     Ok(())
+}
+
+/// `QB …, mean |Δ| … cp, max … cp (mean |eval| … cp)[, N clipped]`: the output
+/// scale chosen and how far the integer net is from the float one.
+fn quantisation(q: &QuantReport) -> String {
+    let clipped = if q.clipped > 0 {
+        format!(", {} clipped", q.clipped)
+    } else {
+        String::new()
+    };
+    format!(
+        "QB {}, mean |Δ| {:.2} cp, max {:.1} cp (mean |eval| {:.0} cp){clipped}",
+        q.qb, q.mean_abs_cp, q.max_abs_cp, q.mean_abs_eval_cp
+    )
 }

@@ -173,6 +173,8 @@ pub struct Trained {
     pub net: FloatNet,
     /// The final quantised net.
     pub quantised: Network,
+    /// Its error against the float net on (up to 20,000) validation positions.
+    pub quantisation: QuantReport,
     /// The sigmoid scale.
     pub k: f32,
     /// The epochs run in this invocation.
@@ -434,6 +436,15 @@ impl Trainer<'_> {
             fingerprint,
         }
     }
+
+    /// The integer net of the current weights and its error against them on
+    /// the first 20,000 validation positions.
+    fn quantise(&self) -> Result<(Network, QuantReport), TrainError> {
+        let (q, clipped) = quantise::quantise(&self.net).map_err(TrainError::Quantise)?;
+        let probe = &self.data.validation[..self.data.validation.len().min(20_000)];
+        let report = quantise::compare(&self.net, &q, probe, clipped);
+        Ok((q, report))
+    }
 }
 
 /// The validation loss a predictor `cp(record)` would have.
@@ -551,9 +562,7 @@ pub fn train(
         t.checkpoint(epoch, fingerprint)
             .write(&ckpt_path)
             .map_err(TrainError::Checkpoint)?;
-        let (q, clipped) = quantise::quantise(&t.net).map_err(TrainError::Quantise)?;
-        let probe = &t.data.validation[..t.data.validation.len().min(20_000)];
-        let quantisation = quantise::compare(&t.net, &q, probe, clipped);
+        let (q, quantisation) = t.quantise()?;
         let net_path = dir.join(format!("epoch-{epoch}.nnue"));
         std::fs::write(&net_path, q.to_bytes()).map_err(|e| TrainError::Io(net_path.clone(), e))?;
         let report = EpochReport {
@@ -569,10 +578,11 @@ pub fn train(
         events(&TrainEvent::Epoch(report.clone()));
         reports.push(report);
     }
-    let (quantised, _) = quantise::quantise(&t.net).map_err(TrainError::Quantise)?;
+    let (quantised, quantisation) = t.quantise()?;
     Ok(Trained {
         net: t.net,
         quantised,
+        quantisation,
         k,
         epochs: reports,
     })

@@ -273,7 +273,7 @@ impl FloatNet {
 const _: () = assert!(MAX_ACTIVE <= 32);
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::super::sample::Sample;
     use super::*;
     use crate::datagen::record::{Flags, Record};

@@ -7,6 +7,12 @@
 //! c_q = round(c · QA · QB)                             (i32)
 //! ```
 //!
+//! `QA` is fixed (255); `QB` is chosen per net by [`output_scale`]: the largest
+//! scale at which the AVX2 kernel stays exact and no output sum can leave `i32`.
+//! Trained output weights are small (a median of about 0.1 in a 512-wide net),
+//! so a fixed `QB` of 64 left them a few levels each: the quantised net was 14 cp
+//! from the float one on average; at the scale chosen here it is a few cp.
+//!
 //! Training clips every feature weight and bias and every output weight to
 //! ±[`CLIP`], so `QA · CLIP` = 505 and an accumulator of 32 features stays far
 //! inside `i16`; values beyond the `i16` range would be clipped here and counted.
@@ -14,7 +20,7 @@
 use super::model::{FloatNet, Scratch};
 use super::sample::Sample;
 use crate::datagen::record::Record;
-use chuhan_engine::eval::nnue::network::{NetError, Network};
+use chuhan_engine::eval::nnue::network::{Architecture, NetError, Network};
 
 /// The bound training keeps weights within.
 pub const CLIP: f32 = 1.98;
@@ -22,6 +28,8 @@ pub const CLIP: f32 = 1.98;
 /// What quantisation did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct QuantReport {
+    /// The output-weight scale chosen ([`output_scale`]).
+    pub qb: i32,
     /// Parameters clipped to the integer range.
     pub clipped: usize,
     /// Positions compared.
@@ -42,11 +50,44 @@ fn round_to(x: f32, scale: f32, lo: f32, hi: f32, clipped: &mut usize) -> f32 {
     v.clamp(lo, hi)
 }
 
-/// The integer net of `net`, with the number of clipped parameters; refused if
-/// its weights could overflow the integer evaluation.
+/// The largest output-weight scale `QB` for `net` (at least 1, at most
+/// [`MAX_QB`]) at which, after rounding, `QA · max |v_q| ≤ i16::MAX` (the AVX2
+/// kernel's 16-bit products stay exact) and every output bucket's
+/// `QA² · Σ |v_q|` fits `i32` (the output sum cannot overflow).
+pub fn output_scale(net: &FloatNet) -> i32 {
+    let l = net.layout();
+    let qa = f64::from(net.arch.qa);
+    let weights = &net.params[l.out_weights..l.out_bias];
+    let largest = weights
+        .iter()
+        .fold(0.0f64, |m, &v| m.max(f64::from(v).abs()));
+    // round(v · qb) ≤ |v| · qb + 0.5 for every weight.
+    let mut qb = f64::from(MAX_QB);
+    if largest > 0.0 {
+        qb = qb.min((f64::from(i16::MAX) / qa - 0.5) / largest);
+    }
+    for row in weights.chunks_exact(2 * net.arch.hidden) {
+        let sum: f64 = row.iter().map(|&v| f64::from(v).abs()).sum();
+        if sum > 0.0 {
+            let room = f64::from(i32::MAX) / (qa * qa) - 0.5 * row.len() as f64;
+            qb = qb.min(room / sum);
+        }
+    }
+    (qb.floor() as i32).max(1)
+}
+
+/// The largest output-weight scale [`output_scale`] picks.
+pub const MAX_QB: i32 = 4096;
+
+/// The integer net of `net` at the output scale of [`output_scale`], with the
+/// number of clipped parameters; refused if its weights could overflow the
+/// integer evaluation.
 pub fn quantise(net: &FloatNet) -> Result<(Network, usize), NetError> {
     let l = net.layout();
-    let a = net.arch;
+    let a = Architecture {
+        qb: output_scale(net),
+        ..net.arch
+    };
     let (qa, qb) = (a.qa as f32, a.qb as f32);
     let (lo, hi) = (f32::from(i16::MIN), f32::from(i16::MAX));
     let mut clipped = 0;
@@ -97,10 +138,110 @@ pub fn compare(net: &FloatNet, q: &Network, records: &[Record], clipped: usize) 
         size += f.abs();
     }
     QuantReport {
+        qb: q.arch.qb,
         clipped,
         positions: records.len(),
         mean_abs_cp: sum / records.len().max(1) as f64,
         max_abs_cp: max,
         mean_abs_eval_cp: size / records.len().max(1) as f64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::model::tests::tiny_arch;
+    use chuhan_engine::core::{PlayerResult, Position};
+    use chuhan_engine::eval::nnue::KingBuckets;
+    use chuhan_engine::eval::nnue::network::{QA, QB};
+
+    /// A 32-wide net with output weights of size about `size`.
+    fn net(size: f32) -> FloatNet {
+        let mut net = FloatNet::new(tiny_arch(KingBuckets::One, 32, 1), 3);
+        let l = net.layout();
+        for (i, p) in net.params[l.out_weights..l.out_bias].iter_mut().enumerate() {
+            *p = size
+                * (0.2 + 0.8 * ((i * 37 % 64) as f32 / 63.0))
+                * if i % 3 == 0 { -1.0 } else { 1.0 };
+        }
+        net
+    }
+
+    fn records() -> Vec<Record> {
+        let mut pos = Position::startpos();
+        let mut out = Vec::new();
+        for m in [
+            "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "c6c5",
+        ] {
+            out.push(Record::new(&pos, 0, PlayerResult::Draw, Default::default()));
+            pos.make_move(m.parse().unwrap());
+        }
+        out
+    }
+
+    #[test]
+    fn the_output_scale_is_the_largest_the_kernel_and_the_sums_allow() {
+        for size in [0.01f32, 0.1, 0.5, 1.0, CLIP] {
+            let n = net(size);
+            let (q, clipped) = quantise(&n).unwrap();
+            assert_eq!(clipped, 0);
+            let qb = q.arch.qb;
+            assert_eq!(qb, output_scale(&n));
+            let largest = q
+                .out_weights
+                .iter()
+                .map(|&w| i32::from(w).abs())
+                .max()
+                .unwrap();
+            // The AVX2 kernel's products stay exact ...
+            assert!(QA * largest <= i32::from(i16::MAX), "size {size}: QB {qb}");
+            // ... and the scale is as fine as that allows (or MAX_QB).
+            let exact_limit = (f64::from(i16::MAX) / f64::from(QA) - 0.5) / f64::from(size);
+            assert!(
+                qb == MAX_QB || f64::from(qb + 1) > exact_limit,
+                "size {size}: QB {qb}"
+            );
+        }
+        // Weights at the training clip keep the scale every earlier net had.
+        assert_eq!(output_scale(&net(CLIP)), QB);
+        assert!(output_scale(&net(0.1)) > 10 * QB);
+    }
+
+    #[test]
+    fn a_finer_output_scale_brings_the_integer_net_closer() {
+        let n = net(0.05);
+        let recs = records();
+        let (fine, _) = quantise(&n).unwrap();
+        let mut coarse = Network::zeroed(Architecture { qb: QB, ..n.arch });
+        let (qa, qb) = (QA as f32, QB as f32);
+        let l = n.layout();
+        for (d, &x) in coarse.ft_weights.iter_mut().zip(&n.params[..l.ft_bias]) {
+            *d = (x * qa).round() as i16;
+        }
+        for (d, &x) in coarse
+            .ft_bias
+            .iter_mut()
+            .zip(&n.params[l.ft_bias..l.out_weights])
+        {
+            *d = (x * qa).round() as i16;
+        }
+        for (d, &x) in coarse
+            .out_weights
+            .iter_mut()
+            .zip(&n.params[l.out_weights..l.out_bias])
+        {
+            *d = (x * qb).round() as i16;
+        }
+        for (d, &x) in coarse.out_bias.iter_mut().zip(&n.params[l.out_bias..]) {
+            *d = (x * qa * qb).round() as i32;
+        }
+        let fine_err = compare(&n, &fine, &recs, 0);
+        let coarse_err = compare(&n, &coarse, &recs, 0);
+        assert!(fine.arch.qb > QB);
+        assert_eq!(fine_err.qb, fine.arch.qb);
+        assert!(
+            fine_err.mean_abs_cp < coarse_err.mean_abs_cp,
+            "{fine_err:?} against {coarse_err:?}"
+        );
     }
 }

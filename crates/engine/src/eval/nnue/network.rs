@@ -14,7 +14,7 @@
 //! | 24 | 4 | output buckets `B` |
 //! | 28 | 4 | activation (1: squared clipped ReLU) |
 //! | 32 | 4 | `QA` (feature-transformer scale, 255) |
-//! | 36 | 4 | `QB` (output-weight scale, 64) |
+//! | 36 | 4 | `QB` (output-weight scale: 64 in the first nets, chosen per net by the trainer since) |
 //! | 40 | 4 | `SCALE` (centipawns per unit of output, 400) |
 //! | 44 | 4 | reserved (0) |
 //! | 48 | 8 | payload size in bytes |
@@ -94,6 +94,16 @@ impl Architecture {
         let h = self.hidden;
         2 * self.inputs() * h + 2 * h + 2 * self.output_buckets * 2 * h + 4 * self.output_buckets
     }
+
+    /// The shape without the scales: `(1260×6 → 256)×2 → 1×4, SCReLU`.
+    pub fn shape(&self) -> String {
+        format!(
+            "(1260×{} → {})×2 → 1×{}, SCReLU",
+            self.king_buckets.count(),
+            self.hidden,
+            self.output_buckets
+        )
+    }
 }
 
 impl fmt::Display for Architecture {
@@ -101,10 +111,8 @@ impl fmt::Display for Architecture {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "(1260×{} → {})×2 → 1×{}, SCReLU, QA {}, QB {}, scale {}",
-            self.king_buckets.count(),
-            self.hidden,
-            self.output_buckets,
+            "{}, QA {}, QB {}, scale {}",
+            self.shape(),
             self.qa,
             self.qb,
             self.scale
