@@ -103,11 +103,7 @@ impl Settings {
             plies: self.plies,
             depth: self.depth,
             deep_plies: self.deep_plies,
-            deep_depth: if self.deep_plies > 0 {
-                self.deep_depth
-            } else {
-                self.depth
-            },
+            deep_depth: self.deep_depth,
             width: self.width,
             margin: self.margin,
             max_positions: self.max_positions,
