@@ -83,11 +83,13 @@ pub const MAX_QB: i32 = 4096;
 /// number of clipped parameters; refused if its weights could overflow the
 /// integer evaluation.
 pub fn quantise(net: &FloatNet) -> Result<(Network, usize), NetError> {
+    quantise_at(net, output_scale(net))
+}
+
+/// [`quantise`] at the output scale `qb`.
+pub fn quantise_at(net: &FloatNet, qb: i32) -> Result<(Network, usize), NetError> {
     let l = net.layout();
-    let a = Architecture {
-        qb: output_scale(net),
-        ..net.arch
-    };
+    let a = Architecture { qb, ..net.arch };
     let (qa, qb) = (a.qa as f32, a.qb as f32);
     let (lo, hi) = (f32::from(i16::MIN), f32::from(i16::MAX));
     let mut clipped = 0;
@@ -212,29 +214,7 @@ mod tests {
         let n = net(0.05);
         let recs = records();
         let (fine, _) = quantise(&n).unwrap();
-        let mut coarse = Network::zeroed(Architecture { qb: QB, ..n.arch });
-        let (qa, qb) = (QA as f32, QB as f32);
-        let l = n.layout();
-        for (d, &x) in coarse.ft_weights.iter_mut().zip(&n.params[..l.ft_bias]) {
-            *d = (x * qa).round() as i16;
-        }
-        for (d, &x) in coarse
-            .ft_bias
-            .iter_mut()
-            .zip(&n.params[l.ft_bias..l.out_weights])
-        {
-            *d = (x * qa).round() as i16;
-        }
-        for (d, &x) in coarse
-            .out_weights
-            .iter_mut()
-            .zip(&n.params[l.out_weights..l.out_bias])
-        {
-            *d = (x * qb).round() as i16;
-        }
-        for (d, &x) in coarse.out_bias.iter_mut().zip(&n.params[l.out_bias..]) {
-            *d = (x * qa * qb).round() as i32;
-        }
+        let (coarse, _) = quantise_at(&n, QB).unwrap();
         let fine_err = compare(&n, &fine, &recs, 0);
         let coarse_err = compare(&n, &coarse, &recs, 0);
         assert!(fine.arch.qb > QB);
