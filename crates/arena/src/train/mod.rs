@@ -534,6 +534,7 @@ pub fn train(
         data,
     };
     let mut reports = Vec::new();
+    let mut last = None;
     let lots = Lots::new(cfg.seed);
     let last_epoch = until.map_or(cfg.epochs, |u| u.min(cfg.epochs));
     for epoch in first_epoch..=last_epoch {
@@ -565,6 +566,7 @@ pub fn train(
         let (q, quantisation) = t.quantise()?;
         let net_path = dir.join(format!("epoch-{epoch}.nnue"));
         std::fs::write(&net_path, q.to_bytes()).map_err(|e| TrainError::Io(net_path.clone(), e))?;
+        last = Some((q, quantisation));
         let report = EpochReport {
             epoch,
             train_loss: loss_sum / seen.max(1) as f64,
@@ -578,7 +580,12 @@ pub fn train(
         events(&TrainEvent::Epoch(report.clone()));
         reports.push(report);
     }
-    let (quantised, quantisation) = t.quantise()?;
+    // The last epoch's integer net is the final one; a run resumed with no
+    // epoch left to train quantises its checkpoint here.
+    let (quantised, quantisation) = match last {
+        Some(done) => done,
+        None => t.quantise()?,
+    };
     Ok(Trained {
         net: t.net,
         quantised,

@@ -51,26 +51,27 @@ fn round_to(x: f32, scale: f32, lo: f32, hi: f32, clipped: &mut usize) -> f32 {
 }
 
 /// The largest output-weight scale `QB` for `net` (at least 1, at most
-/// [`MAX_QB`]) at which, after rounding, `QA · max |v_q| ≤ i16::MAX` (the AVX2
-/// kernel's 16-bit products stay exact) and every output bucket's
-/// `QA² · Σ |v_q|` fits `i32` (the output sum cannot overflow).
+/// [`MAX_QB`]) at which, after rounding, every output weight stays within
+/// [`Architecture::max_exact_output_weight`] (the AVX2 kernel's 16-bit products
+/// stay exact) and every output bucket's `Σ |v_q|` within
+/// [`Architecture::max_output_row_sum`] (the output sum cannot leave `i32`).
 pub fn output_scale(net: &FloatNet) -> i32 {
     let l = net.layout();
-    let qa = f64::from(net.arch.qa);
     let weights = &net.params[l.out_weights..l.out_bias];
     let largest = weights
         .iter()
         .fold(0.0f64, |m, &v| m.max(f64::from(v).abs()));
-    // round(v · qb) ≤ |v| · qb + 0.5 for every weight.
     let mut qb = f64::from(MAX_QB);
+    // |v| · qb ≤ w_max (an integer) keeps round(v · qb) ≤ w_max.
     if largest > 0.0 {
-        qb = qb.min((f64::from(i16::MAX) / qa - 0.5) / largest);
+        qb = qb.min(f64::from(net.arch.max_exact_output_weight()) / largest);
     }
+    // round(v · qb) ≤ |v| · qb + 0.5 for every weight.
+    let row_limit = net.arch.max_output_row_sum() as f64;
     for row in weights.chunks_exact(2 * net.arch.hidden) {
         let sum: f64 = row.iter().map(|&v| f64::from(v).abs()).sum();
         if sum > 0.0 {
-            let room = f64::from(i32::MAX) / (qa * qa) - 0.5 * row.len() as f64;
-            qb = qb.min(room / sum);
+            qb = qb.min((row_limit - 0.5 * row.len() as f64) / sum);
         }
     }
     (qb.floor() as i32).max(1)
@@ -198,7 +199,7 @@ mod tests {
             // The AVX2 kernel's products stay exact ...
             assert!(QA * largest <= i32::from(i16::MAX), "size {size}: QB {qb}");
             // ... and the scale is as fine as that allows (or MAX_QB).
-            let exact_limit = (f64::from(i16::MAX) / f64::from(QA) - 0.5) / f64::from(size);
+            let exact_limit = f64::from(i32::from(i16::MAX) / QA) / f64::from(size);
             assert!(
                 qb == MAX_QB || f64::from(qb + 1) > exact_limit,
                 "size {size}: QB {qb}"

@@ -95,6 +95,19 @@ impl Architecture {
         2 * self.inputs() * h + 2 * h + 2 * self.output_buckets * 2 * h + 4 * self.output_buckets
     }
 
+    /// The largest output weight `|v_q|` at which the AVX2 kernel's 16-bit
+    /// products `QA · v_q` stay exact (a net with larger ones takes the scalar
+    /// kernel).
+    pub fn max_exact_output_weight(&self) -> i32 {
+        i32::from(i16::MAX) / self.qa.max(1)
+    }
+
+    /// The largest `Σ |v_q|` over one output bucket's weights at which no output
+    /// sum `Σ v_q · a²` (clipped activations `a ≤ QA`) can leave `i32`.
+    pub fn max_output_row_sum(&self) -> i64 {
+        i64::from(i32::MAX) / (i64::from(self.qa) * i64::from(self.qa)).max(1)
+    }
+
     /// The shape without the scales: `(1260×6 → 256)×2 → 1×4, SCReLU`.
     pub fn shape(&self) -> String {
         format!(
@@ -350,10 +363,11 @@ impl Network {
         }
         let qa2 = i64::from(self.arch.qa) * i64::from(self.arch.qa);
         for (b, row) in self.out_weights.chunks_exact(2 * h).enumerate() {
-            let bound: i64 = row.iter().map(|&w| i64::from(w).abs() * qa2).sum();
-            if bound > i64::from(i32::MAX) {
+            let sum: i64 = row.iter().map(|&w| i64::from(w).abs()).sum();
+            if sum > self.arch.max_output_row_sum() {
                 return Err(NetError::Range(format!(
-                    "output bucket {b} can reach {bound} (i32)"
+                    "output bucket {b} can reach {} (i32)",
+                    sum * qa2
                 )));
             }
         }

@@ -64,7 +64,7 @@ impl Kernel {
             .unwrap_or(0);
         let fits = net.arch.hidden.is_multiple_of(AVX2_LANES)
             && net.arch.qa <= i32::from(i16::MAX)
-            && net.arch.qa * max_w <= i32::from(i16::MAX);
+            && max_w <= net.arch.max_exact_output_weight();
         if fits {
             Kernel::detect()
         } else {
