@@ -361,13 +361,14 @@ impl Network {
                 )));
             }
         }
-        let qa2 = i64::from(self.arch.qa) * i64::from(self.arch.qa);
+        let row_limit = self.arch.max_output_row_sum();
         for (b, row) in self.out_weights.chunks_exact(2 * h).enumerate() {
             let sum: i64 = row.iter().map(|&w| i64::from(w).abs()).sum();
-            if sum > self.arch.max_output_row_sum() {
+            if sum > row_limit {
+                let qa = i64::from(self.arch.qa);
                 return Err(NetError::Range(format!(
                     "output bucket {b} can reach {} (i32)",
-                    sum * qa2
+                    sum * qa * qa
                 )));
             }
         }
