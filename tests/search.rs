@@ -140,6 +140,35 @@ fn engine_finds_the_shortest_mates() {
     }
 }
 
+/// Two mates ElephantEye gave Chuhan at 10 s + 0.1 s (its match of 3 December 2026,
+/// games 56 and 100). Each needs a rook to take a defended piece with check: static
+/// exchange evaluation counts the recapture and prunes the capture, but the check
+/// decides the game first. Before captures that give check were spared SEE pruning,
+/// the engine found neither mate at these depths (nor at depth 10 and 12 in the games).
+#[test]
+fn sacrifices_with_check_that_mate_are_searched() {
+    for (fen, depth, mv, n) in [
+        // 車二平五 takes an advisor; 士 recaptures; 車七進三 mates.
+        (
+            "2bakr3/4a2R1/4bc3/p1R5p/2pnC4/5p3/P1PrP3P/8B/N8/2BAKA3 w",
+            7,
+            "h8e8",
+            2,
+        ),
+        // 帥五平六 puts the king on the d-file; the rook then takes on d3 and d7.
+        (
+            "2cakab2/4n4/2c1b4/3RC4/6P1p/p8/8r/4B4/4A4/2B1KAN2 w",
+            10,
+            "e0d0",
+            4,
+        ),
+    ] {
+        let (best, mate) = engine_mate(fen, depth);
+        assert_eq!(mate, Some(n), "{fen}");
+        assert_eq!(best.map(|m| m.to_string()), Some(mv.to_string()), "{fen}");
+    }
+}
+
 #[test]
 fn the_quiescence_search_sees_a_quiet_mating_check() {
     // Black's only move is e9f9, then b0b9 is mate: a quiet check, found at depth 1
