@@ -734,9 +734,6 @@ impl<'a> Worker<'a> {
 
             // No move pruning while a mate is at stake: quiet moves that leave the
             // opponent without a move (困斃) win in xiangqi.
-            // Captures that give check are never pruned by SEE: a rook given for
-            // an advisor with check is how many xiangqi mates begin, and the
-            // exchange SEE counts never happens when the check is mate.
             if !root
                 && !pv_node
                 && pruning != Pruning::None
@@ -764,6 +761,9 @@ impl<'a> Worker<'a> {
                         continue;
                     }
                 } else if capture
+                    // Captures that give check are never pruned by SEE: a rook given
+                    // for an advisor with check is how many xiangqi mates begin, and
+                    // the exchange SEE counts never happens when the check is mate.
                     && !gives_check
                     && depth <= SEE_PRUNE_MAX_DEPTH
                     && !see::see_ge(&self.pos, m, SEE_CAPTURE_MARGIN * depth)
