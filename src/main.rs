@@ -71,8 +71,39 @@ enum Command {
     Train(Box<train::TrainArgs>),
 }
 
+/// Lets a tool that only writes its results end quietly when the reader of its output
+/// goes away (`chuhan datagen --stats gen4 | head`), as Unix tools do, instead of
+/// panicking or reporting the broken pipe. Rust starts every program with SIGPIPE
+/// ignored; this puts back the default action. The daemon, `serve`, `bench` (which can
+/// drive another engine), `match` and `tournament` keep it ignored: they write to
+/// engines and clients that may go away and handle those errors themselves.
+fn end_quietly_on_closed_output() {
+    // SAFETY: called once at start-up, before any other thread exists; setting a
+    // signal's action to its default has no other effect on the program's state.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if matches!(
+        cli.command,
+        Some(
+            Command::Perft(_)
+                | Command::Convert(_)
+                | Command::Show(_)
+                | Command::Book(_)
+                | Command::Judge(_)
+                | Command::Cycles(_)
+                | Command::Suite(_)
+                | Command::Tune(_)
+                | Command::Datagen(_)
+                | Command::Train(_)
+        )
+    ) {
+        end_quietly_on_closed_output();
+    }
     match cli.command {
         None => {
             chuhan_engine::protocol::run_stdio();

@@ -919,3 +919,35 @@ fn cli_generate_plan_units_and_merge_build_the_local_book() {
     assert!(err.contains("holds book run"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `chuhan book dump BOOK | head` ends as Unix tools do when the reader goes away:
+/// no panic and no error message about the broken pipe, just the end of the dump.
+#[cfg(unix)]
+#[test]
+fn cli_dump_into_a_closed_pipe_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    const SIGPIPE: i32 = 13; // the same number on Linux, the BSDs and macOS
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+        .args(["book", "dump", "books/chuhan.book"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("# Chuhan opening book"), "{first}");
+    // The reader is gone; the shipped book's dump (2.1 MB) is far more than a
+    // pipe holds, so the tool meets the closed pipe.
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.is_empty(), "stderr: {stderr}");
+    assert!(
+        out.status.success() || out.status.signal() == Some(SIGPIPE),
+        "{:?}",
+        out.status
+    );
+}
