@@ -940,7 +940,7 @@ fn cli_dump_into_a_closed_pipe_ends_quietly() {
         .read_line(&mut first)
         .unwrap();
     assert!(first.starts_with("# Chuhan opening book"), "{first}");
-    // The reader is gone; the shipped book's dump (2.1 MB) is far more than a
+    // The reader is gone; the shipped book's dump (over 2 MB) is far more than a
     // pipe holds, so the tool meets the closed pipe.
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
