@@ -12,7 +12,7 @@ use chuhan_engine::search::measure::{MATES, mate_depth};
 use chuhan_engine::search::picker::{MovePicker, OrderContext};
 use chuhan_engine::search::repetition::RepetitionRules;
 use chuhan_engine::search::score::Score;
-use chuhan_engine::search::score::{RULE_BOUND, Value, is_mate};
+use chuhan_engine::search::score::{Value, is_decided, is_mate};
 use chuhan_engine::search::tt::Bound;
 use chuhan_engine::search::{Limits, Searcher};
 use proptest::prelude::*;
@@ -626,7 +626,7 @@ fn the_third_completion_is_never_played() {
     }
     let (best, v) = search_with(&pos, RepetitionRules::AllDraws, 8);
     assert_eq!((best, v.abs() <= 50), (Some(forbidden), true), "{v}");
-    assert!(-v < RULE_BOUND);
+    assert!(!is_decided(v));
 }
 
 /// Every (case, ply) of the rule cases where the side to move has a move

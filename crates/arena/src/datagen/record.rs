@@ -15,7 +15,7 @@
 use chuhan_engine::binary::Reader;
 use chuhan_engine::core::PlayerResult;
 use chuhan_engine::core::{Color, Piece, Position, Setup, Square};
-use chuhan_engine::search::score::{MATE_BOUND, RULE_BOUND, Value};
+use chuhan_engine::search::score::{MATE_BOUND, Value};
 use std::fmt;
 
 /// Bytes per record.
@@ -149,7 +149,7 @@ pub fn result_score(r: PlayerResult) -> f32 {
 /// assert_eq!(stored_score(-mate_in(3)), (-SCORE_LIMIT, Flags::MATE));
 /// ```
 pub fn stored_score(v: Value) -> (i16, Flags) {
-    let decided = v.abs() >= RULE_BOUND.min(MATE_BOUND);
+    let decided = v.abs() >= MATE_BOUND;
     if decided {
         let s = if v > 0 { SCORE_LIMIT } else { -SCORE_LIMIT };
         (s, Flags::MATE)

@@ -160,6 +160,7 @@ impl Engine {
             EngineOption::IdlePercent(p) => s.idle_percent = p,
             EngineOption::Resign(b) => s.resign = b,
             EngineOption::Rules(r) => s.rules = r,
+            EngineOption::Referee(r) => s.referee = r,
             EngineOption::UseBook(b) => self.use_book = b,
             EngineOption::BookRandomness(r) => self.book_randomness = r,
             EngineOption::BookFiles(list) => self.load_books(&list)?,

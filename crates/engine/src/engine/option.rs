@@ -3,6 +3,7 @@
 
 use crate::book::Randomness;
 use crate::eval::Knowledge;
+use crate::rules::Referee;
 use crate::search::repetition::RepetitionRules;
 use crate::search::score::Value;
 use crate::search::settings::Pruning;
@@ -38,6 +39,10 @@ pub enum EngineOption {
     /// How repeated positions are scored: the 棋例 of a rule set (default CXA
     /// 2011), or every repetition a draw.
     Rules(RepetitionRules),
+    /// When the search takes a forbidden cycle to end the game: at its third
+    /// occurrence whoever moved last (strict, the default: how GUIs rule), or as
+    /// the rule text says (the violator is told to vary).
+    Referee(Referee),
     /// Consult the books before searching (on by default; there are no books until
     /// [`EngineOption::BookFiles`] names some).
     UseBook(bool),

@@ -7,7 +7,8 @@
 
 use crate::core::Move;
 use crate::search::event::{BestMove, Info, Offer};
-use crate::search::score::{MATE, Score, Value};
+use crate::search::score::{MATE, Value, plies_to_end};
+use crate::search::score::Score;
 use crate::search::tt::Bound;
 use std::fmt::Write as _;
 
@@ -47,7 +48,7 @@ pub fn uci_score(v: Value) -> String {
 /// assert_eq!(ucci_score(mated_in(2)), -9998);
 /// ```
 pub fn ucci_score(v: Value) -> i32 {
-    match Score::mate_plies(v) {
+    match plies_to_end(v) {
         Some(p) if p > 0 => UCCI_MATE - p,
         Some(p) => -UCCI_MATE - p,
         None => v.clamp(-9_800, 9_800),

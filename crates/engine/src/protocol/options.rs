@@ -46,6 +46,8 @@ pub enum OptionId {
     Resign,
     /// Repetition rules (棋例): `cxa2011` or `axf`.
     Rules,
+    /// When a forbidden cycle ends the game for the search: `strict` or `text`.
+    Referee,
     /// Evaluate with the loaded net (NNUE) instead of the hand-written evaluation.
     UseNnue,
     /// The net file to load (empty: none).
@@ -303,6 +305,18 @@ pub const TABLE: &[Spec] = &[
         kind: Kind::Combo {
             default: "cxa2011",
             vars: &["cxa2011", "axf"],
+        },
+        in_ucci: true,
+        in_uci: true,
+    },
+    Spec {
+        id: OptionId::Referee,
+        ucci: "referee",
+        uci: "Repetition Referee",
+        aliases: &["repetitionreferee", "adjudication"],
+        kind: Kind::Combo {
+            default: "strict",
+            vars: &["strict", "text"],
         },
         in_ucci: true,
         in_uci: true,

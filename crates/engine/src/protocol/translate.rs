@@ -8,7 +8,7 @@ use super::options::{OptionId, Value};
 use crate::book::Randomness;
 use crate::engine::EngineOption;
 use crate::eval::Knowledge;
-use crate::rules::RuleSet;
+use crate::rules::{Referee, RuleSet};
 use crate::search::Pruning;
 use crate::search::params::CONTEMPT;
 use crate::search::repetition::RepetitionRules;
@@ -191,6 +191,9 @@ pub fn setting(id: OptionId, value: &Value) -> Option<Setting> {
         (OptionId::Rules, Value::Text(t)) => engine(EngineOption::Rules(RepetitionRules::Judged(
             t.parse::<RuleSet>().ok()?,
         ))),
+        (OptionId::Referee, Value::Text(t)) => {
+            engine(EngineOption::Referee(t.parse::<Referee>().ok()?))
+        }
         _ => None,
     }
 }

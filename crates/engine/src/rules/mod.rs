@@ -107,6 +107,7 @@ pub mod judge;
 pub mod mate;
 pub mod params;
 pub mod policy;
+pub mod referee;
 pub mod repetition;
 pub mod ruleset;
 pub mod status;
@@ -117,6 +118,9 @@ pub use classify::{ClassCache, Label, MoveClass, classify};
 pub use cycle::Cycle;
 pub use judge::{JudgeError, Judgement, judge, judge_from, judge_position, move_verdicts};
 pub use policy::Policy;
+pub use referee::{ParseRefereeError, Referee};
 pub use repetition::{Analysis, MoveRuling, Repetition, forbidden_moves, repetition};
 pub use ruleset::{ParseRuleSetError, RuleSet};
-pub use status::{GameStatus, Status, dead_position, game_status, sixty_moves};
+pub use status::{
+    GameStatus, Status, dead_position, game_status, sixty_moves, status_under, status_with,
+};

@@ -5,6 +5,7 @@
 use super::classify::ClassCache;
 use super::cycle;
 use super::params;
+use super::referee::Referee;
 use super::repetition::{Analysis, analyse};
 use super::ruleset::RuleSet;
 use crate::core::{Color, GameResult, PieceKind, Position, Terminal};
@@ -85,6 +86,35 @@ pub fn game_status(pos: &Position, rules: RuleSet) -> GameStatus {
 
 /// [`game_status`] with a classification cache.
 pub fn status_with(pos: &Position, rules: RuleSet, cache: Option<&mut ClassCache>) -> GameStatus {
+    status_under(pos, rules, Referee::Text, cache)
+}
+
+/// The game's status after its last move as `referee` rules it: by the text
+/// ([`game_status`]), or strictly, where the violator of a forbidden cycle loses
+/// at the third occurrence whoever made the last move (how GUIs and match tools
+/// rule).
+///
+/// ```
+/// use chuhan_engine::core::{GameResult, Position};
+/// use chuhan_engine::rules::{status_under, Referee, RuleSet};
+/// // Red checks with the rook forever; black's king steps up and back. After
+/// // black's eighth move the position before red's first check is there for the
+/// // third time, red to move.
+/// let mut pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
+/// for m in "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9 e9e8".split(' ') {
+///     pos.make_move(m.parse().unwrap());
+/// }
+/// let text = status_under(&pos, RuleSet::Axf, Referee::Text, None);
+/// assert_eq!(text.winner, None, "by the text red must vary");
+/// let strict = status_under(&pos, RuleSet::Axf, Referee::Strict, None);
+/// assert_eq!(strict.winner, Some(GameResult::BlackWins));
+/// ```
+pub fn status_under(
+    pos: &Position,
+    rules: RuleSet,
+    referee: Referee,
+    cache: Option<&mut ClassCache>,
+) -> GameStatus {
     let stm = pos.side_to_move();
     let done = |status, winner| GameStatus {
         status,
@@ -100,7 +130,10 @@ pub fn status_with(pos: &Position, rules: RuleSet, cache: Option<&mut ClassCache
         let a = analyse(pos, c, rules, cache);
         let winner = match a.verdict.must_vary {
             None => Some(GameResult::Draw),
-            Some(_) => a.verdict.loser(stm).map(|l| GameResult::win_for(!l)),
+            Some(_) => a
+                .verdict
+                .loser_under(stm, referee)
+                .map(|l| GameResult::win_for(!l)),
         };
         return GameStatus {
             status: Status::Repetition,

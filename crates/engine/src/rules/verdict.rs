@@ -250,6 +250,15 @@ impl Verdict {
     pub fn loser(&self, to_move: Color) -> Option<Color> {
         self.must_vary.filter(|&v| self.immediate || v != to_move)
     }
+
+    /// The side that has lost at this repetition under `referee`: [`Verdict::loser`]
+    /// by the text, the violator whoever is to move under a strict referee.
+    pub fn loser_under(&self, to_move: Color, referee: super::Referee) -> Option<Color> {
+        match referee {
+            super::Referee::Text => self.loser(to_move),
+            super::Referee::Strict => self.must_vary,
+        }
+    }
 }
 
 /// Which of the two sides a row names.

@@ -17,15 +17,23 @@
 //!   win is not trusted as a win. A second occurrence whose first one is at or before
 //!   the root is no verdict yet (the game must reach the 待判局面 of §23.1).
 //! * **Scores.** Draws score as draws. A cycle completed for good by its violator is
-//!   a rule win for the other side ([`HistoryScore::RuleWin`]): the search scores it in the
-//!   rule band of [`crate::search::score::RULE_WIN`], never as a mate, and never cuts
-//!   off on such values from the transposition table. A two-fold completed by its
-//!   violator only narrows the window ([`HistoryScore::AtLeastDraw`]: the other side can
-//!   always repeat, so it holds at least a draw; Pikafish's scheme). A cycle whose
-//!   violator is the side to move (the opponent completed it) means it must vary:
-//!   the search goes on, and the move that continues the cycle meets a rule win for
-//!   the opponent one ply later — except CXA unilateral 長將 at the third occurrence,
-//!   which loses at once (§23.5.1, [`HistoryScore::RuleLoss`]).
+//!   a rule win for the other side ([`HistoryScore::RuleWin`]): the search scores it
+//!   beside the mates by its distance ([`crate::search::score::rule_win_in`]), and
+//!   never cuts off on such values from the transposition table. A two-fold
+//!   completed by its violator only narrows the window ([`HistoryScore::AtLeastDraw`]:
+//!   the other side can always repeat, so it holds at least a draw; Pikafish's
+//!   scheme). A cycle whose violator is the side to move (the opponent completed
+//!   it) depends on the [`Referee`] the engine plays for ([`Settings::referee`]):
+//!   - **strict** (the default; GUIs and match tools): the violator has lost at the
+//!     third occurrence ([`HistoryScore::RuleLoss`]), and the side the search plays
+//!     for treats its own forbidden two-fold inside the tree as lost too (it could
+//!     have varied at the first occurrence; a GUI will not let it repeat again).
+//!     Under `rules cxa2011` a cycle that AXF forbids to the side the search plays
+//!     for counts against it as well: a GUI user does not know which rules the GUI
+//!     applies. Wins are taken only as the chosen rule set gives them.
+//!   - **text**: the violator must vary and the search goes on; the move that
+//!     continues the cycle meets a rule win for the opponent one ply later, except
+//!     CXA unilateral 長將 at the third occurrence, which loses at once (§23.5.1).
 //! * **TT hygiene.** Besides the band, the table key of a position that may repeat
 //!   carries a salt ([`crate::search::tt::table_key`]), so path-dependent values are
 //!   not shared with the same placement reached afresh.
@@ -33,8 +41,11 @@
 //!   ten not counted, [`crate::rules::sixty_moves`]) the game is drawn, unless the
 //!   side to move has no legal move: then it is mated.
 
+use crate::core::Color;
 use crate::core::{Move, Position};
-use crate::rules::{self, ClassCache, RuleSet};
+use crate::rules::{self, ClassCache, Referee, RuleSet};
+#[cfg(doc)]
+use crate::search::settings::Settings;
 use std::fmt;
 use std::str::FromStr;
 
@@ -104,8 +115,10 @@ pub enum HistoryScore {
     /// The opponent completed, for the third time, a cycle in which it is the
     /// violator: the side to move wins by the rules.
     RuleWin,
-    /// The side to move is the violator of a cycle the opponent completed for the
-    /// third time, and loses at once (CXA unilateral 長將, §23.5.1).
+    /// The side to move is the violator of a cycle the opponent completed, and has
+    /// lost: at the third occurrence under a strict referee (or CXA unilateral 長將,
+    /// §23.5.1, by the text), or at a two-fold inside the tree when it is the side
+    /// the search plays for and the referee is strict.
     RuleLoss,
     /// The opponent completed a two-fold cycle inside the tree in which it is the
     /// violator: the side to move can hold at least a draw (it keeps repeating, the
@@ -173,7 +186,7 @@ impl RepetitionFilter {
     }
 }
 
-/// Entries of a [`Referee`]'s verdict memo (a power of two).
+/// Entries of a [`RuleMemo`]'s verdict memo (a power of two).
 const MEMO_ENTRIES: usize = 1 << 12;
 
 /// A search thread's memory of the repetition rules: the rules module's move
@@ -183,21 +196,21 @@ const MEMO_ENTRIES: usize = 1 << 12;
 /// end (the moves between them and the previous position, which a classification
 /// looks at, follow from the positions), so a hash of their keys finds it again
 /// for the price of a short scan.
-pub struct Referee {
+pub struct RuleMemo {
     classes: ClassCache,
     verdicts: Vec<(u64, Option<HistoryScore>)>,
 }
 
-impl Default for Referee {
-    fn default() -> Referee {
-        Referee::new()
+impl Default for RuleMemo {
+    fn default() -> RuleMemo {
+        RuleMemo::new()
     }
 }
 
-impl Referee {
+impl RuleMemo {
     /// An empty referee.
-    pub fn new() -> Referee {
-        Referee {
+    pub fn new() -> RuleMemo {
+        RuleMemo {
             classes: ClassCache::new(),
             verdicts: vec![(0, None); MEMO_ENTRIES],
         }
@@ -211,17 +224,10 @@ impl Referee {
 
 /// The signature of the cycle ending at `pos` whose earliest occurrence taken into
 /// account is `back` plies ago, and of how it is to be ruled.
-fn cycle_signature(
-    pos: &Position,
-    back: usize,
-    set: RuleSet,
-    threefold: bool,
-    in_tree: bool,
-) -> u64 {
+fn cycle_signature(pos: &Position, back: usize, how: Ruling) -> u64 {
     let hist = pos.history();
     let first = hist.len() - back;
-    let mut h =
-        0x243F_6A88_85A3_08D3u64 ^ ((set as u64) << 1 | threefold as u64) << 2 ^ in_tree as u64;
+    let mut h = 0x243F_6A88_85A3_08D3u64 ^ how.bits();
     let before = first.checked_sub(1).map_or(0, |i| hist[i].key);
     for k in std::iter::once(before)
         .chain(hist[first..].iter().map(|s| s.key))
@@ -232,16 +238,41 @@ fn cycle_signature(
     h | 1
 }
 
+/// How one repetition is to be ruled: everything besides the positions that the
+/// verdict depends on (and so the memo's key, with them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ruling {
+    set: RuleSet,
+    referee: Referee,
+    /// The position occurred twice before.
+    threefold: bool,
+    /// The latest earlier occurrence lies strictly after the root.
+    in_tree: bool,
+    /// The side to move is the side the search plays for (the root's).
+    ours: bool,
+}
+
+impl Ruling {
+    fn bits(self) -> u64 {
+        (self.set as u64)
+            | (self.referee as u64) << 1
+            | (self.threefold as u64) << 2
+            | (self.in_tree as u64) << 3
+            | (self.ours as u64) << 4
+    }
+}
+
 /// The verdict of the history rules for the side to move of `pos`, `ply` plies below
 /// the search root, or `None` if play goes on (see the module documentation for the
-/// folds and the scores). `referee` remembers verdicts and classifications across
-/// calls: keep one per search thread.
+/// folds, the scores and the referee). `memo` remembers verdicts and
+/// classifications across calls: keep one per search thread.
 pub fn judge(
     pos: &Position,
     filter: &RepetitionFilter,
     ply: usize,
     rules: RepetitionRules,
-    referee: &mut Referee,
+    referee: Referee,
+    memo: &mut RuleMemo,
 ) -> Option<HistoryScore> {
     if rules::sixty_moves(pos) {
         return Some(if pos.has_legal_move() {
@@ -285,28 +316,35 @@ pub fn judge(
     if !threefold && !in_tree {
         return None;
     }
-    let sig = cycle_signature(pos, back, set, threefold, in_tree);
+    let how = Ruling {
+        set,
+        referee,
+        threefold,
+        in_tree,
+        ours: ply % 2 == 0,
+    };
+    let sig = cycle_signature(pos, back, how);
     let slot = (sig as usize) & (MEMO_ENTRIES - 1);
-    if referee.verdicts[slot].0 == sig {
-        return referee.verdicts[slot].1;
+    if memo.verdicts[slot].0 == sig {
+        return memo.verdicts[slot].1;
     }
-    let v = rule(pos, set, threefold, in_tree, &mut referee.classes);
-    referee.verdicts[slot] = (sig, v);
+    let v = rule(pos, how, &mut memo.classes);
+    memo.verdicts[slot] = (sig, v);
     v
 }
 
-/// Asks the rules about a repetition the scan found (`threefold` if the position
-/// occurred twice before, `in_tree` if the latest earlier occurrence lies strictly
-/// after the root) and maps the ruling to a score.
-fn rule(
+/// A rule set's word on the repetition at `pos`: the violator (`None`: a draw),
+/// whether the position has occurred three times by that rule set's count, and
+/// whether the violation loses at once (§23.5.1). `None` when the rule set sees no
+/// repetition there (it counts for itself: under CXA a position reached by a
+/// capture is not counted, so a three-fold of keys may be a two-fold for it).
+fn ruling_of(
     pos: &Position,
     set: RuleSet,
     threefold: bool,
     in_tree: bool,
     cache: &mut ClassCache,
-) -> Option<HistoryScore> {
-    // The rules count for themselves (under CXA a position reached by a capture is
-    // not counted), so a three-fold here may be a two-fold there.
+) -> Option<(Option<Color>, bool, bool)> {
     let rep = if threefold {
         rules::repetition(pos, set, 3, Some(cache))
     } else {
@@ -317,13 +355,38 @@ fn rule(
         None if in_tree => rules::repetition(pos, set, 2, Some(cache))?,
         None => return None,
     };
-    let definite = rep.cycle.occurrences >= 3;
+    Some((
+        rep.verdict.must_vary,
+        rep.cycle.occurrences >= 3,
+        rep.verdict.immediate,
+    ))
+}
+
+/// Asks the rules about a repetition the scan found and maps the ruling to a score
+/// for the side to move.
+fn rule(pos: &Position, how: Ruling, cache: &mut ClassCache) -> Option<HistoryScore> {
     let stm = pos.side_to_move();
-    match rep.verdict.must_vary {
+    let ours = if how.ours { stm } else { !stm };
+    let strict = how.referee == Referee::Strict;
+    let mut ruling = ruling_of(pos, how.set, how.threefold, how.in_tree, cache);
+    if strict && how.set != RuleSet::Axf {
+        // A cycle the AXF referees forbid to our side loses for it as well.
+        let axf = ruling_of(pos, RuleSet::Axf, how.threefold, how.in_tree, cache);
+        if let Some(a @ (Some(v), ..)) = axf
+            && v == ours
+            && ruling.is_none_or(|(w, ..)| w != Some(ours))
+        {
+            ruling = Some(a);
+        }
+    }
+    let (violator, definite, immediate) = ruling?;
+    match violator {
         None => Some(HistoryScore::Draw),
         Some(v) if v != stm && definite => Some(HistoryScore::RuleWin),
         Some(v) if v != stm => Some(HistoryScore::AtLeastDraw),
-        Some(_) if definite && rep.verdict.immediate => Some(HistoryScore::RuleLoss),
+        // The side to move is the violator; the opponent completed the cycle.
+        Some(_) if definite && (immediate || strict) => Some(HistoryScore::RuleLoss),
+        Some(_) if strict && how.ours => Some(HistoryScore::RuleLoss),
         Some(_) => None,
     }
 }
@@ -356,6 +419,8 @@ mod tests {
 
     const CXA: RepetitionRules = RepetitionRules::Judged(RuleSet::Cxa2011);
     const AXF: RepetitionRules = RepetitionRules::Judged(RuleSet::Axf);
+    const TEXT: Referee = Referee::Text;
+    const STRICT: Referee = Referee::Strict;
 
     fn play(pos: &mut Position, filter: &mut RepetitionFilter, moves: &str) {
         for m in moves.split_whitespace() {
@@ -374,76 +439,111 @@ mod tests {
     #[test]
     fn all_draws_twofold_inside_threefold_outside() {
         let (mut pos, mut f) = start("4k4/9/9/9/9/9/9/9/R8/3K5 w");
-        let c = &mut Referee::new();
+        let c = &mut RuleMemo::new();
         let draws = RepetitionRules::AllDraws;
         play(&mut pos, &mut f, "a1a2 e9f9 a2a1 f9e9");
         // Back at the start position after 4 plies: a draw inside a search whose
         // root was before the first occurrence; not when the first occurrence is
         // the root itself or before it (only a two-fold).
-        assert_eq!(judge(&pos, &f, 5, draws, c), Some(HistoryScore::Draw));
-        assert_eq!(judge(&pos, &f, 4, draws, c), None);
-        assert_eq!(judge(&pos, &f, 0, draws, c), None);
+        assert_eq!(judge(&pos, &f, 5, draws, TEXT, c), Some(HistoryScore::Draw));
+        assert_eq!(judge(&pos, &f, 4, draws, TEXT, c), None);
+        assert_eq!(judge(&pos, &f, 0, draws, TEXT, c), None);
         // Idle moves on both sides: the rules say the same.
-        assert_eq!(judge(&pos, &f, 5, CXA, c), Some(HistoryScore::Draw));
-        assert_eq!(judge(&pos, &f, 0, AXF, c), None);
+        assert_eq!(judge(&pos, &f, 5, CXA, TEXT, c), Some(HistoryScore::Draw));
+        assert_eq!(judge(&pos, &f, 0, AXF, TEXT, c), None);
         play(&mut pos, &mut f, "a1a2 e9f9 a2a1 f9e9");
         assert_eq!(
-            judge(&pos, &f, 0, draws, c),
+            judge(&pos, &f, 0, draws, TEXT, c),
             Some(HistoryScore::Draw),
             "3-fold"
         );
-        assert_eq!(judge(&pos, &f, 0, CXA, c), Some(HistoryScore::Draw));
+        assert_eq!(judge(&pos, &f, 0, CXA, TEXT, c), Some(HistoryScore::Draw));
     }
 
     #[test]
     fn perpetual_check_is_judged() {
         // Red checks with the rook on every move; black's king steps up and back.
         let (mut pos, mut f) = start("4k4/9/9/9/9/9/9/9/9/R2K5 w");
-        let c = &mut Referee::new();
+        let c = &mut RuleMemo::new();
         play(&mut pos, &mut f, "a0a9 e9e8 a9a8 e8e9 a8a9");
         // Black to move, the position after a0a9 for the second time; red, the
         // checker, completed the cycle.
         for rules in [CXA, AXF] {
             assert_eq!(
-                judge(&pos, &f, 5, rules, c),
+                judge(&pos, &f, 5, rules, TEXT, c),
                 Some(HistoryScore::AtLeastDraw)
             );
-            assert_eq!(judge(&pos, &f, 4, rules, c), None, "first one at the root");
+            assert_eq!(
+                judge(&pos, &f, 4, rules, TEXT, c),
+                None,
+                "first one at the root"
+            );
         }
         assert_eq!(
-            judge(&pos, &f, 5, RepetitionRules::AllDraws, c),
+            judge(&pos, &f, 5, RepetitionRules::AllDraws, TEXT, c),
             Some(HistoryScore::Draw)
         );
         play(&mut pos, &mut f, "e9e8");
-        // Red to move and the violator (black completed the cycle): red must vary,
-        // the search goes on.
-        assert_eq!(judge(&pos, &f, 6, CXA, c), None);
+        // Red to move and the violator (black completed the cycle): by the text red
+        // must vary, the search goes on. A strict referee will not let red repeat
+        // again, so the two-fold inside the tree is lost for red when the search
+        // plays red (even plies), and open when it plays black.
+        assert_eq!(judge(&pos, &f, 6, CXA, TEXT, c), None);
+        for rules in [CXA, AXF] {
+            assert_eq!(
+                judge(&pos, &f, 6, rules, STRICT, c),
+                Some(HistoryScore::RuleLoss)
+            );
+            assert_eq!(judge(&pos, &f, 7, rules, STRICT, c), None);
+            assert_eq!(
+                judge(&pos, &f, 2, rules, STRICT, c),
+                None,
+                "not in the tree"
+            );
+        }
         play(&mut pos, &mut f, "a9a8 e8e9 a8a9");
         // Third time: red loses by the rules, wherever the root is.
         for rules in [CXA, AXF] {
             for ply in [0, 3, 9] {
-                assert_eq!(judge(&pos, &f, ply, rules, c), Some(HistoryScore::RuleWin));
+                assert_eq!(
+                    judge(&pos, &f, ply, rules, TEXT, c),
+                    Some(HistoryScore::RuleWin)
+                );
             }
         }
         play(&mut pos, &mut f, "e9e8");
         // Red to move at the third occurrence: CXA unilateral 長將 loses at once;
         // under AXF red must vary.
-        assert_eq!(judge(&pos, &f, 0, CXA, c), Some(HistoryScore::RuleLoss));
-        assert_eq!(judge(&pos, &f, 0, AXF, c), None);
+        assert_eq!(
+            judge(&pos, &f, 0, CXA, TEXT, c),
+            Some(HistoryScore::RuleLoss)
+        );
+        assert_eq!(judge(&pos, &f, 0, AXF, TEXT, c), None);
+        // A strict referee ends the game here whoever made the last move: red has
+        // lost, wherever the root is and whichever side the search plays.
+        for rules in [CXA, AXF] {
+            for ply in [0, 1, 3, 10] {
+                assert_eq!(
+                    judge(&pos, &f, ply, rules, STRICT, c),
+                    Some(HistoryScore::RuleLoss),
+                    "{rules} ply {ply}"
+                );
+            }
+        }
         assert!(c.classifications() > 0);
     }
 
     #[test]
     fn sixty_move_rule() {
-        let c = &mut Referee::new();
+        let c = &mut RuleMemo::new();
         let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 120 80").unwrap();
         let f = RepetitionFilter::new();
-        assert_eq!(judge(&pos, &f, 3, CXA, c), Some(HistoryScore::Draw));
+        assert_eq!(judge(&pos, &f, 3, CXA, TEXT, c), Some(HistoryScore::Draw));
         // No legal move at the limit still loses.
         let pos = Position::from_fen("3k5/R8/9/9/9/9/9/9/9/4K4 b - - 120 80").unwrap();
-        assert_eq!(judge(&pos, &f, 3, CXA, c), Some(HistoryScore::Mated));
+        assert_eq!(judge(&pos, &f, 3, CXA, TEXT, c), Some(HistoryScore::Mated));
         let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 119 80").unwrap();
-        assert_eq!(judge(&pos, &f, 3, CXA, c), None);
+        assert_eq!(judge(&pos, &f, 3, CXA, TEXT, c), None);
     }
 
     #[test]

@@ -8,14 +8,20 @@ pub type Value = i32;
 /// Deepest ply the search ever reaches (stack size, mate-score band).
 pub const MAX_PLY: usize = 128;
 
-/// Value of being mated at the root; mate in `n` plies is `MATE - n`.
+/// Value of giving mate at the root. Decided results count in half-plies from
+/// it: mate in `n` plies is `MATE - 2n` ([`mate_in`]), and a win by the
+/// repetition rules `n` plies from the root is one step less, `MATE - 2n - 1`
+/// ([`rule_win_in`]). So a rule result ranks with the mates by its distance: a
+/// rule loss now is worse than being mated a ply later and better than being
+/// mated now, and the parity of the offset tells the two apart ([`is_rule`]).
 pub const MATE: Value = 32_000;
 
 /// Larger than any real value: the initial window bound.
 pub const INFINITE: Value = 32_001;
 
-/// Values at least this large (in absolute value) are mate scores.
-pub const MATE_BOUND: Value = MATE - MAX_PLY as Value;
+/// Values at least this large (in absolute value) are decided: a mate or a rule
+/// result within [`MAX_PLY`] plies.
+pub const MATE_BOUND: Value = MATE - 2 * MAX_PLY as Value - 1;
 
 /// The value of a drawn position.
 pub const DRAW: Value = 0;
@@ -23,73 +29,81 @@ pub const DRAW: Value = 0;
 /// Static evaluations are clamped into `±EVAL_LIMIT` so they never look like mates.
 pub const EVAL_LIMIT: Value = 20_000;
 
-/// Value of winning by the repetition rules (棋例) at the root; a rule win `n` plies
-/// from the root is `RULE_WIN - n`. Rule results live in their own band, between
-/// every evaluation and every mate: they outrank any material gain, they are never
-/// reported or stored as mates, and the transposition table never cuts off on them
-/// (they depend on the path that reached the position; see [`is_rule`]).
-pub const RULE_WIN: Value = 25_000;
-
-/// Values at least this large in absolute value, and below [`MATE_BOUND`], are rule
-/// results.
-pub const RULE_BOUND: Value = RULE_WIN - MAX_PLY as Value;
-
 /// The value of giving mate `ply` plies from the root.
 ///
 /// ```
 /// use chuhan_engine::search::score::{mate_in, MATE};
-/// assert_eq!(mate_in(3), MATE - 3);
+/// assert_eq!(mate_in(3), MATE - 6);
+/// assert!(mate_in(3) > mate_in(4));
 /// ```
 #[inline(always)]
 pub const fn mate_in(ply: usize) -> Value {
-    MATE - ply as Value
+    MATE - 2 * ply as Value
 }
 
 /// The value of being mated `ply` plies from the root.
 #[inline(always)]
 pub const fn mated_in(ply: usize) -> Value {
-    -MATE + ply as Value
+    -mate_in(ply)
 }
 
-/// The value of winning by the repetition rules `ply` plies from the root.
+/// The value of winning by the repetition rules (棋例) `ply` plies from the root:
+/// just below mate at the same distance. Rule results depend on the path that
+/// reached the position, so the transposition table never cuts off on them
+/// ([`is_rule`]).
 ///
 /// ```
-/// use chuhan_engine::search::score::{is_mate, is_rule, rule_win_in, EVAL_LIMIT};
+/// use chuhan_engine::search::score::{is_mate, is_rule, mate_in, rule_win_in, EVAL_LIMIT};
 /// assert!(is_rule(rule_win_in(7)) && !is_mate(rule_win_in(7)));
+/// assert!(mate_in(7) > rule_win_in(7) && rule_win_in(7) > mate_in(8));
 /// assert!(rule_win_in(100) > EVAL_LIMIT);
 /// ```
 #[inline(always)]
 pub const fn rule_win_in(ply: usize) -> Value {
-    RULE_WIN - ply as Value
+    mate_in(ply) - 1
 }
 
-/// The value of losing by the repetition rules `ply` plies from the root.
+/// The value of losing by the repetition rules `ply` plies from the root: worse
+/// than being mated one ply later, better than being mated now. A person facing
+/// a forced mate plays on rather than lose by a repetition ruling at once.
+///
+/// ```
+/// use chuhan_engine::search::score::{mated_in, rule_loss_in};
+/// assert!(rule_loss_in(3) < mated_in(20));
+/// assert!(rule_loss_in(3) > mated_in(3));
+/// ```
 #[inline(always)]
 pub const fn rule_loss_in(ply: usize) -> Value {
-    -RULE_WIN + ply as Value
+    -rule_win_in(ply)
 }
 
-/// True if `v` is a rule result (see [`RULE_WIN`]): path-dependent, so never a
+/// True if `v` is decided: a mate or a rule result (see [`MATE`]).
+#[inline(always)]
+pub const fn is_decided(v: Value) -> bool {
+    v.abs() >= MATE_BOUND && v.abs() <= MATE
+}
+
+/// True if `v` is a rule result (see [`rule_win_in`]): path-dependent, so never a
 /// transposition-table cutoff.
 #[inline(always)]
 pub const fn is_rule(v: Value) -> bool {
-    (v >= RULE_BOUND && v < MATE_BOUND) || (v <= -RULE_BOUND && v > -MATE_BOUND)
+    is_decided(v) && (MATE - v.abs()) % 2 == 1
 }
 
 /// True if `v` is a mate (or mated) score.
 #[inline(always)]
 pub const fn is_mate(v: Value) -> bool {
-    v >= MATE_BOUND || v <= -MATE_BOUND
+    is_decided(v) && (MATE - v.abs()) % 2 == 0
 }
 
 /// Converts a value found `ply` plies from the root into a table value, which counts
-/// mates from the stored position rather than from the root.
+/// mates (and rule results) from the stored position rather than from the root.
 #[inline(always)]
 pub const fn to_tt(v: Value, ply: usize) -> Value {
     if v >= MATE_BOUND {
-        v + ply as Value
+        v + 2 * ply as Value
     } else if v <= -MATE_BOUND {
-        v - ply as Value
+        v - 2 * ply as Value
     } else {
         v
     }
@@ -99,11 +113,24 @@ pub const fn to_tt(v: Value, ply: usize) -> Value {
 #[inline(always)]
 pub const fn from_tt(v: Value, ply: usize) -> Value {
     if v >= MATE_BOUND {
-        v - ply as Value
+        v - 2 * ply as Value
     } else if v <= -MATE_BOUND {
-        v + ply as Value
+        v + 2 * ply as Value
     } else {
         v
+    }
+}
+
+/// Plies to the end of a decided value (a mate or a rule result), signed: positive
+/// when the side to move wins; `None` for an evaluation.
+#[inline(always)]
+pub const fn plies_to_end(v: Value) -> Option<i32> {
+    if !is_decided(v) {
+        None
+    } else if v > 0 {
+        Some((MATE - v) / 2)
+    } else {
+        Some(-((MATE + v) / 2))
     }
 }
 
@@ -129,21 +156,19 @@ impl Score {
     /// assert_eq!(Score::from_value(35), Score::Cp(35));
     /// ```
     pub fn from_value(v: Value) -> Score {
-        if v >= MATE_BOUND {
-            Score::Mate((MATE - v + 1) / 2)
-        } else if v <= -MATE_BOUND {
-            Score::Mate(-(MATE + v) / 2)
-        } else {
-            Score::Cp(v)
+        match plies_to_end(v) {
+            Some(p) if p > 0 => Score::Mate((p + 1) / 2),
+            Some(p) => Score::Mate(p / 2),
+            None => Score::Cp(v),
         }
     }
 
-    /// Plies to mate (signed like [`Score::Mate`]), `None` for an evaluation.
+    /// Plies to a checkmate (signed like [`Score::Mate`]); `None` for an
+    /// evaluation or a rule result (which [`Score::from_value`] still reports as a
+    /// mate: under the referees GUIs use, it ends the game just the same).
     pub fn mate_plies(value: Value) -> Option<i32> {
-        if value >= MATE_BOUND {
-            Some(MATE - value)
-        } else if value <= -MATE_BOUND {
-            Some(-(MATE + value))
+        if is_mate(value) {
+            plies_to_end(value)
         } else {
             None
         }
@@ -164,6 +189,7 @@ mod tests {
         // A mate found 5 plies from the root, 2 plies below a node at ply 3, is
         // stored as "mate in 2 from here".
         assert_eq!(to_tt(mate_in(5), 3), mate_in(2));
+        assert_eq!(to_tt(rule_loss_in(5), 3), rule_loss_in(2));
     }
 
     #[test]
@@ -175,16 +201,28 @@ mod tests {
     }
 
     #[test]
-    fn rule_band_lies_between_evaluations_and_mates() {
+    fn rule_results_rank_with_mates_by_distance() {
         for ply in [0, 1, MAX_PLY - 1] {
             for v in [rule_win_in(ply), rule_loss_in(ply)] {
-                assert!(is_rule(v) && !is_mate(v), "{v}");
-                assert!(v.abs() > EVAL_LIMIT && v.abs() < MATE_BOUND);
+                assert!(is_rule(v) && !is_mate(v) && is_decided(v), "{v}");
+                assert!(v.abs() > EVAL_LIMIT && v.abs() < MATE && v.abs() >= MATE_BOUND);
                 assert_eq!(from_tt(to_tt(v, 9), 9), v);
-                assert!(matches!(Score::from_value(v), Score::Cp(_)));
+                assert!(matches!(Score::from_value(v), Score::Mate(_)));
+                assert_eq!(Score::mate_plies(v), None);
             }
+            assert!(is_mate(mate_in(ply)) && is_mate(mated_in(ply)) && !is_rule(mate_in(ply)));
         }
-        assert!(!is_rule(EVAL_LIMIT) && !is_rule(mate_in(MAX_PLY)) && !is_rule(0));
+        assert!(!is_rule(EVAL_LIMIT) && !is_rule(0) && !is_decided(EVAL_LIMIT));
         assert!(rule_win_in(3) > rule_win_in(4), "quicker rule wins first");
+        // The table counts from the stored position and keeps the parity.
+        assert!(is_rule(to_tt(rule_win_in(20), 9)) && is_rule(to_tt(rule_loss_in(20), 9)));
+        assert_eq!(to_tt(rule_win_in(20), 9), rule_win_in(11));
+        // A rule loss at once is worse than a mate 2 plies later, better than mate now.
+        assert!(rule_loss_in(4) < mated_in(6) && rule_loss_in(4) > mated_in(4));
+        assert!(mate_in(4) > rule_win_in(4) && rule_win_in(4) > mate_in(5));
+        assert_eq!(Score::from_value(rule_loss_in(4)), Score::Mate(-2));
+        assert_eq!(Score::from_value(rule_win_in(3)), Score::Mate(2));
+        assert_eq!(plies_to_end(rule_win_in(3)), Some(3));
+        assert_eq!(plies_to_end(rule_loss_in(3)), Some(-3));
     }
 }

@@ -5,6 +5,7 @@
 //! A change applies from the next search.
 
 use crate::eval::{EvalConfig, Knowledge};
+use crate::rules::Referee;
 use crate::search::params::MOVE_OVERHEAD_MS;
 use crate::search::repetition::RepetitionRules;
 use crate::search::score::{DRAW, Value};
@@ -45,6 +46,9 @@ pub struct Settings {
     pub resign: bool,
     /// How repeated positions are scored.
     pub rules: RepetitionRules,
+    /// When a forbidden cycle is taken to end the game: strictly at its third
+    /// occurrence (GUIs and match tools), or as the rule text says.
+    pub referee: Referee,
     /// Milliseconds kept in reserve per move for communication (at most
     /// [`MAX_MOVE_OVERHEAD_MS`]).
     pub move_overhead_ms: u64,
@@ -60,7 +64,8 @@ pub struct Settings {
 
 impl Default for Settings {
     /// Full strength: one line, every pruning and evaluation term, no noise, draws
-    /// worth 0, no idling or resigning, the CXA 2011 repetition rules, the
+    /// worth 0, no idling or resigning, the CXA 2011 repetition rules played for a
+    /// strict referee, the
     /// hand-written evaluation.
     fn default() -> Settings {
         Settings {
@@ -72,6 +77,7 @@ impl Default for Settings {
             idle_percent: 0,
             resign: false,
             rules: RepetitionRules::default(),
+            referee: Referee::Strict,
             move_overhead_ms: MOVE_OVERHEAD_MS,
             ponder: false,
             use_nnue: false,

@@ -10,7 +10,7 @@ use crate::search::history::{self, CorrectionKeys, History, PieceTo};
 use crate::search::limits::Limits;
 use crate::search::params::*;
 use crate::search::picker::{MovePicker, OrderContext};
-use crate::search::repetition::{self, HistoryScore, Referee, RepetitionFilter};
+use crate::search::repetition::{self, HistoryScore, RepetitionFilter, RuleMemo};
 use crate::search::score::*;
 use crate::search::see;
 use crate::search::settings::{Pruning, Settings};
@@ -150,7 +150,7 @@ pub struct Worker<'a> {
     pos: Position,
     filter: RepetitionFilter,
     /// Verdicts and move classifications of the repetition rules met in this search.
-    referee: Referee,
+    referee: RuleMemo,
     hist: &'a mut History,
     stack: Vec<Frame>,
     /// The net's accumulators along the current line (with a net).
@@ -200,7 +200,7 @@ impl<'a> Worker<'a> {
             sh,
             pos,
             filter,
-            referee: Referee::new(),
+            referee: RuleMemo::new(),
             hist,
             stack: vec![Frame::default(); MAX_PLY + 4],
             nnue,
@@ -320,6 +320,7 @@ impl<'a> Worker<'a> {
             &self.filter,
             ply,
             self.sh.settings.rules,
+            self.sh.settings.referee,
             &mut self.referee,
         )
     }
@@ -419,7 +420,7 @@ impl<'a> Worker<'a> {
                 let prev = self.root_moves[pv_idx].prev_score;
                 let mut delta = ASPIRATION_DELTA;
                 let (mut alpha, mut beta) =
-                    if depth >= ASPIRATION_MIN_DEPTH && prev > -INFINITE && !is_mate(prev) {
+                    if depth >= ASPIRATION_MIN_DEPTH && prev > -INFINITE && !is_decided(prev) {
                         ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
                     } else {
                         (-INFINITE, INFINITE)
@@ -632,7 +633,7 @@ impl<'a> Worker<'a> {
             && !pv_node
             && excluded == Move::NONE
             && pruning != Pruning::None
-            && !is_mate(beta)
+            && !is_decided(beta)
         {
             // Reverse futility: far above beta at low depth.
             if depth <= RFP_MAX_DEPTH
@@ -663,7 +664,7 @@ impl<'a> Worker<'a> {
                     return DRAW;
                 }
                 if v >= beta {
-                    let v = if v >= RULE_BOUND { beta } else { v };
+                    let v = if v >= MATE_BOUND { beta } else { v };
                     if depth < NMP_VERIFY_DEPTH {
                         return v;
                     }
