@@ -33,7 +33,7 @@ use chuhan_arena::r#match::stats::{EloEstimate, Tally, los};
 use chuhan_arena::r#match::unit_result::{self, Played};
 use chuhan_arena::r#match::{engine_arg, openings, params};
 use chuhan_engine::notation::{Game, Notation, pgn};
-use chuhan_engine::rules::RuleSet;
+use chuhan_engine::rules::{Referee, RuleSet};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -75,6 +75,11 @@ pub struct MatchArgs {
     /// Rules the games are judged by: cxa2011 or axf.
     #[arg(long, default_value_t = RuleSet::Cxa2011)]
     pub rules: RuleSet,
+    /// When a forbidden repetition ends the game: strict (the violator loses at
+    /// the third occurrence, whoever moved last: how GUIs and match tools rule) or
+    /// text (the violator is told to vary and loses when it completes the cycle).
+    #[arg(long, default_value_t = Referee::Strict)]
+    pub referee: Referee,
     /// Write every game to this PGN file (overwritten).
     #[arg(long, value_name = "OUT")]
     pub pgn: Option<PathBuf>,
@@ -218,6 +223,7 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
         concurrency: args.concurrency,
         openings,
         rules: args.rules,
+        referee: args.referee,
         seed: args.seed,
         sprt,
         adjudication,

@@ -26,6 +26,7 @@ use chuhan_arena::tournament::runner::{Progress, Runner};
 use chuhan_arena::tournament::standings::Decision;
 use chuhan_arena::tournament::unit_result::{self, Merged, Played};
 use chuhan_engine::notation::Notation;
+use chuhan_engine::rules::Referee;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -45,6 +46,12 @@ pub struct TournamentArgs {
     /// Log every line sent to and received from the engines.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
+    /// When a forbidden repetition ends the game: strict (the violator loses at
+    /// the third occurrence, whoever moved last: how GUIs and match tools rule) or
+    /// text (the violator is told to vary and loses when it completes the cycle).
+    /// Default strict; given, it replaces the configuration's "referee".
+    #[arg(long, value_name = "REFEREE", conflicts_with_all = ["unit", "merge"])]
+    pub referee: Option<Referee>,
     /// Record what is due now (pairings, forfeits), write the games to play as
     /// work units to FILE (JSON) and stop; play them with --unit, anywhere, and
     /// record them with --merge.
@@ -131,10 +138,13 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
     let Some(path) = &args.config else {
         return fail("give the configuration file");
     };
-    let config = match TournamentConfig::load(path) {
+    let mut config = match TournamentConfig::load(path) {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
+    if let Some(referee) = args.referee {
+        config.referee = referee;
+    }
     if let Some(plan) = &args.plan {
         return write_plan(config, args, plan);
     }

@@ -22,7 +22,7 @@ use chuhan_arena::r#match::stats::Tally;
 use chuhan_engine::core::{Color, GameResult, Position};
 use chuhan_engine::notation::pgn;
 use chuhan_engine::protocol::dialect::Dialect;
-use chuhan_engine::rules::{RuleSet, game_status};
+use chuhan_engine::rules::{Referee, RuleSet, status_under};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -357,6 +357,7 @@ fn config(engines: Vec<EngineConfig>, games: u32, limit: Limit) -> MatchConfig {
         concurrency: 1,
         openings: Vec::new(),
         rules: RuleSet::Cxa2011,
+        referee: Referee::Strict,
         seed: None,
         sprt: None,
         adjudication: Default::default(),
@@ -733,7 +734,7 @@ fn repetition_is_ruled_by_the_rules_engine() {
     let g = &pgn::read(&games[0].pgn).unwrap()[0];
     assert_eq!(g.ply_count(), 8);
     let end = g.position_at(8).unwrap();
-    assert!(game_status(&end, RuleSet::Cxa2011).is_over());
+    assert!(status_under(&end, RuleSet::Cxa2011, Referee::Strict, None).is_over());
 }
 
 #[test]
@@ -922,8 +923,9 @@ fn games_ending_by_the_rules_rejudge_the_same_from_their_pgn() {
     let text = std::fs::read_to_string(&pgn_path).unwrap();
     for r in pgn::read(&text).unwrap() {
         assert_eq!(r.tag("Rules"), Some("axf"));
+        assert_eq!(r.tag("Referee"), Some("strict"));
         let end = r.position_at(r.ply_count()).unwrap();
-        let status = game_status(&end, RuleSet::Axf);
+        let status = status_under(&end, RuleSet::Axf, Referee::Strict, None);
         assert!(status.winner.is_some());
         assert_eq!(r.result, status.winner, "{:?}", r.tag("Termination"));
     }
@@ -999,6 +1001,7 @@ fn a_tournament_player_forfeits_an_engine_that_cannot_start() {
         limit: None,
         tolerance: Duration::from_millis(500),
         rules: Default::default(),
+        referee: Default::default(),
         opening: None,
     };
     let notation =
@@ -1095,7 +1098,7 @@ fn a_chuhan_self_match_pgn_is_rejudged_identically_by_judge_pgn() {
         let want_status = match termination.as_str() {
             "checkmate" => "checkmate",
             "stalemate" => "stalemate",
-            "repetition draw" | "repetition rule loss" => "repetition",
+            "repetition draw" | "repetition rule loss (strict)" => "repetition",
             "move limit" => "sixty_moves",
             "dead position" => "dead_position",
             other => panic!("game {} ended by {other}, not by the rules", i + 1),

@@ -9,7 +9,7 @@ use super::clock::ClockSetting;
 use super::engine_config::EngineConfig;
 use super::opening::Opening;
 use chuhan_engine::core::{Color, GameResult, Move};
-use chuhan_engine::rules::RuleSet;
+use chuhan_engine::rules::{Referee, RuleSet};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::Duration;
@@ -73,8 +73,17 @@ pub struct GameSpec {
     pub tolerance: Duration,
     /// The rules the game is judged by.
     pub rules: RuleSet,
+    /// When a forbidden repetition ends the game.
+    pub referee: Referee,
     /// The start position and forced moves, if the event uses an opening suite.
     pub opening: Option<Opening>,
+}
+
+/// True for the strict referee, the default: plans and configurations leave it
+/// out of their JSON (`skip_serializing_if`), so files and ids from before the
+/// referee was a setting stay as they were.
+pub(crate) fn is_strict(referee: &Referee) -> bool {
+    *referee == Referee::Strict
 }
 
 /// Why a played game ended.

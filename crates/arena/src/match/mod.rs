@@ -40,6 +40,7 @@
 //!     concurrency: 2,
 //!     openings: Vec::new(),
 //!     rules: Default::default(),
+//!     referee: Default::default(),
 //!     seed: None,
 //!     sprt: Some("elo0=0 elo1=5".parse().unwrap()),
 //!     adjudication: Default::default(),

@@ -16,13 +16,17 @@
 //!   "plan_id": "9c1e…",
 //!   "settings": { "engines": [ { "cmd": "./chuhan", "name": "A", … }, … ],
 //!                 "games": 40, "games_per_unit": 2, "limit": { "depth": 3 },
-//!                 "rules": "cxa2011", "seed": 1, "sprt": null, … , "date": "2026.12.02" },
+//!                 "rules": "cxa2011", "referee": "text", "seed": 1, "sprt": null, … ,
+//!                 "date": "2026.12.02" },
 //!   "openings": [ { "fen": "…", "moves": ["h2e2", …] }, … ],
 //!   "units": [ { "index": 0, "seed": 1, "limit": { "depth": 3 }, "engines": ["A", "B"],
 //!                "games": [ { "number": 1, "pairing": 0, "red": 0, "black": 1,
 //!                             "opening": 17, "pair": 0 }, … ] }, … ]
 //! }
 //! ```
+//!
+//! `referee` is written only when it is `text`: absent means strict, so plans
+//! from before it was a setting read (and hash) as they did.
 
 use super::adjudication::Adjudication;
 use super::client::Timeouts;
@@ -38,7 +42,7 @@ pub use crate::work_unit::PlanFile;
 pub use crate::work_unit::UnitPlan;
 use crate::work_unit::{check_stamp, check_units, engine_name};
 use chuhan_engine::binary::fnv1a;
-use chuhan_engine::rules::RuleSet;
+use chuhan_engine::rules::{Referee, RuleSet};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -61,6 +65,10 @@ pub struct Settings {
     pub limit: Limit,
     /// The rules games are judged by.
     pub rules: RuleSet,
+    /// When a forbidden repetition ends a game. Absent (older plans, and the
+    /// default, so their ids stay the same): strict.
+    #[serde(default, skip_serializing_if = "crate::game::play::is_strict")]
+    pub referee: Referee,
     /// The seed that shuffled the openings.
     pub seed: Option<u64>,
     /// The SPRT of the first engine against the second, if one runs.
@@ -122,6 +130,7 @@ impl Plan {
             games_per_unit,
             limit: config.limit.clone(),
             rules: config.rules,
+            referee: config.referee,
             seed: config.seed,
             sprt: config.sprt,
             adjudication: config.adjudication,
@@ -204,6 +213,7 @@ impl Plan {
             concurrency,
             openings: self.openings.clone(),
             rules: s.rules,
+            referee: s.referee,
             seed: s.seed,
             sprt: s.sprt,
             adjudication: s.adjudication,
@@ -263,6 +273,7 @@ mod tests {
                 .map(|m| Opening::new(None, &[m.to_string()]).unwrap())
                 .collect(),
             rules: RuleSet::Cxa2011,
+            referee: Referee::Strict,
             seed: Some(7),
             sprt: Some("elo0=0 elo1=10".parse().unwrap()),
             adjudication: Adjudication::default(),
@@ -314,6 +325,27 @@ mod tests {
             (Limit::Depth(2), 6, Some(7))
         );
         assert_eq!(back.tolerance, Duration::from_millis(50));
+    }
+
+    #[test]
+    fn the_referee_travels_and_older_plans_read_as_strict() {
+        // A strict plan is written as plans were before the referee was a
+        // setting: no key, the same id.
+        let strict = Plan::new(&config(4), 2, "2026.12.02").unwrap();
+        let json = strict.to_json();
+        assert!(!json.contains("referee"), "{json}");
+        let back = Plan::from_json(&json).unwrap();
+        assert_eq!(back.config(1, None).referee, Referee::Strict);
+        let mut c = config(4);
+        c.referee = Referee::Text;
+        let text = Plan::new(&c, 2, "2026.12.02").unwrap();
+        let json = text.to_json();
+        assert!(json.contains("\"referee\": \"text\""), "{json}");
+        assert_ne!(text.plan_id, strict.plan_id);
+        assert_eq!(
+            Plan::from_json(&json).unwrap().config(1, None).referee,
+            Referee::Text
+        );
     }
 
     #[test]

@@ -91,6 +91,7 @@ impl GamePlayer for MatchPlayer {
                     date: self.date.clone().unwrap_or_else(referee::today),
                     opening: spec.opening.clone(),
                     rules: spec.rules,
+                    referee: spec.referee,
                     limit: match spec.limit {
                         Some(FixedLimit::Depth(d)) => Limit::Depth(d),
                         Some(FixedLimit::Nodes(n)) => Limit::Nodes(n),

@@ -1,8 +1,12 @@
 //! One game between two engines, refereed by Chuhan's rules.
 //!
-//! After every move the position is judged with [`rules::game_status`]: mate,
-//! 困斃, a 棋例 verdict against the side that did not vary, the sixty-move limit,
-//! a dead position. An engine loses at once for an illegal move (or text that is
+//! After every move the position is judged with [`rules::status_under`] under the
+//! setup's [`Referee`]: mate, 困斃, a 棋例 verdict against the violator of a
+//! forbidden cycle, the sixty-move limit, a dead position. The strict referee (the
+//! default: how GUIs and match tools rule) ends the game at the third occurrence
+//! with the violator's loss, whoever made the last move; by the text the violator
+//! loses when it completes the cycle itself (or at once, where the rules say so).
+//! An engine loses at once for an illegal move (or text that is
 //! no move), for a crash, for overstepping its time (§21: the move that oversteps
 //! still wins if it mates or stalemates), for a hang (no answer within the hang
 //! guard under a depth or node limit) and for answering without a move while it
@@ -11,12 +15,14 @@
 //! `bestmove … draw`) with `bestmove … draw`, as in the UCCI League. Optional
 //! score adjudication ([`super::adjudication`]) comes last.
 //!
-//! When a repetition leaves the violator to move (it must vary, §23.5.2), UCCI
-//! engines are sent `banmoves` with the moves that would lose by repeating.
+//! When a repetition leaves the violator to move under the text referee (it must
+//! vary, §23.5.2), UCCI engines are sent `banmoves` with the moves that would lose
+//! by repeating; under the strict referee the game is already over.
 //!
-//! The record is a [`notation::Game`] with the usual tags plus `Termination`,
-//! `TimeControl` and `Rules`, each move commented `score/depth time`
-//! (`+35/12 0.84s`), and the reason the game ended as the last comment.
+//! The record is a [`notation::Game`] with the usual tags plus `Termination`
+//! (`repetition rule loss (strict)` names the referee), `TimeControl`, `Rules` and
+//! `Referee`, each move commented `score/depth time` (`+35/12 0.84s`), and the
+//! reason the game ended as the last comment.
 
 use super::adjudication::{Adjudication, Adjudicator, Decision};
 use super::client::{Answer, ClientError, EngineClient, GameSoFar, Search};
@@ -27,7 +33,7 @@ use crate::game::opening::Opening;
 use crate::game::play::Termination;
 use chuhan_engine::core::{Color, GameResult, Move, Position};
 use chuhan_engine::notation;
-use chuhan_engine::rules::{self, GameStatus, RuleSet, Status};
+use chuhan_engine::rules::{self, GameStatus, Referee, RuleSet, Status};
 use chuhan_engine::search::event::Offer;
 use chuhan_engine::search::score::Score;
 use std::fmt;
@@ -46,6 +52,8 @@ pub struct GameSetup {
     pub opening: Option<Opening>,
     /// The rules the game is judged by.
     pub rules: RuleSet,
+    /// When a forbidden repetition ends the game.
+    pub referee: Referee,
     /// The search limit.
     pub limit: Limit,
     /// Latency forgiven beyond the clock or move time.
@@ -171,8 +179,9 @@ impl End {
     }
 }
 
-/// The end the rules give, if the game is over.
-fn rules_end(status: &GameStatus, rules: RuleSet) -> Option<End> {
+/// The end the rules give, if the game is over: `status` is the position's after
+/// its last move, with `to_move` to play, as `referee` ruled it.
+fn rules_end(status: &GameStatus, rules: RuleSet, referee: Referee, to_move: Color) -> Option<End> {
     let result = status.winner?;
     let (termination, reason) = match (status.status, result.winner()) {
         // Mate and 困斃 always have a winner.
@@ -204,8 +213,9 @@ fn rules_end(status: &GameStatus, rules: RuleSet) -> Option<End> {
                 Some(w) => (
                     Termination::RepetitionLoss,
                     format!(
-                        "{} loses by the {rules} repetition rules: {why}",
-                        side_name(!w)
+                        "{} loses by the {rules} repetition rules {}: {why}",
+                        side_name(!w),
+                        repetition_ruling(referee, !w == to_move)
                     ),
                 ),
             }
@@ -227,10 +237,38 @@ fn rules_end(status: &GameStatus, rules: RuleSet) -> Option<End> {
     })
 }
 
+/// Which referee gave a repetition loss, and on what ground; `loser_to_move` when
+/// the violator had not made the last move.
+fn repetition_ruling(referee: Referee, loser_to_move: bool) -> &'static str {
+    match (referee, loser_to_move) {
+        (Referee::Strict, _) => "at the third occurrence (strict referee)",
+        (Referee::Text, false) => "(text: the violator completed the cycle)",
+        (Referee::Text, true) => "(text: the violation loses at once)",
+    }
+}
+
+/// The PGN `Termination` tag: [`Termination::describe`], with the referee named
+/// after a repetition loss (`repetition rule loss (strict)`), the one ending the
+/// two referees rule differently. The JSON name of the termination does not change.
+fn termination_tag(termination: Termination, referee: Referee) -> String {
+    match termination {
+        Termination::RepetitionLoss => format!("{} ({referee})", termination.describe()),
+        _ => termination.describe().to_string(),
+    }
+}
+
 /// The moves the side to move must not play: those that would complete the cycle
-/// again and lose (only when the rules say it must vary now).
-fn banned_moves(pos: &Position, status: &GameStatus, rules: RuleSet) -> Vec<Move> {
-    if status.status != Status::Repetition || status.winner.is_some() {
+/// again and lose. Only the text referee tells a violator to vary (and plays on);
+/// under the strict referee the cycle has already ended the game, so nothing is
+/// banned.
+fn banned_moves(
+    pos: &Position,
+    status: &GameStatus,
+    rules: RuleSet,
+    referee: Referee,
+) -> Vec<Move> {
+    if referee == Referee::Strict || status.status != Status::Repetition || status.winner.is_some()
+    {
         return Vec::new();
     }
     let mover = pos.side_to_move();
@@ -238,7 +276,7 @@ fn banned_moves(pos: &Position, status: &GameStatus, rules: RuleSet) -> Vec<Move
     let mut banned = Vec::new();
     for &m in pos.legal_moves().iter() {
         line.make_move(m);
-        let after = rules::game_status(&line, rules);
+        let after = rules::status_under(&line, rules, referee, None);
         if after.status == Status::Repetition && after.winner == Some(GameResult::win_for(!mover)) {
             banned.push(m);
         }
@@ -319,6 +357,7 @@ pub fn play(red: &mut EngineClient, black: &mut EngineClient, setup: &GameSetup)
     }
     record.set_tag("TimeControl", &setup.limit.to_string());
     record.set_tag("Rules", setup.rules.name());
+    record.set_tag("Referee", setup.referee.name());
     let mut line = Played {
         moves: Vec::new(),
         reset_fen: start_fen.clone(),
@@ -334,9 +373,9 @@ pub fn play(red: &mut EngineClient, black: &mut EngineClient, setup: &GameSetup)
     let mut limit = GameLimit::new(&setup.limit, setup.tolerance, setup.hang_timeout);
     let mut adjudicator = Adjudicator::new(setup.adjudication);
     let mut draw_offer: Option<Color> = None;
-    let mut status = rules::game_status(&pos, setup.rules);
+    let mut status = rules::status_under(&pos, setup.rules, setup.referee, None);
     let end = loop {
-        if let Some(end) = rules_end(&status, setup.rules) {
+        if let Some(end) = rules_end(&status, setup.rules, setup.referee, pos.side_to_move()) {
             break end;
         }
         let side = pos.side_to_move();
@@ -344,7 +383,7 @@ pub fn play(red: &mut EngineClient, black: &mut EngineClient, setup: &GameSetup)
             Color::Red => &mut *red,
             Color::Black => &mut *black,
         };
-        let banned = banned_moves(&pos, &status, setup.rules);
+        let banned = banned_moves(&pos, &status, setup.rules, setup.referee);
         let thought = engine.think(&Search {
             game: GameSoFar {
                 start_fen: &start_fen,
@@ -448,7 +487,7 @@ pub fn play(red: &mut EngineClient, black: &mut EngineClient, setup: &GameSetup)
         }
         draw_offer = (offer == Some(Offer::Draw)).then_some(side);
         adjudicator.record(side, thought.info.as_ref().and_then(|i| i.score));
-        status = rules::game_status(&pos, setup.rules);
+        status = rules::status_under(&pos, setup.rules, setup.referee, None);
         if status.is_over() {
             continue;
         }
@@ -473,7 +512,10 @@ pub fn play(red: &mut EngineClient, black: &mut EngineClient, setup: &GameSetup)
         }
     };
     record.result = Some(end.result);
-    record.set_tag("Termination", end.termination.describe());
+    record.set_tag(
+        "Termination",
+        &termination_tag(end.termination, setup.referee),
+    );
     match record.line.nodes.last_mut() {
         Some(node) => {
             node.comment = Some(match node.comment.take() {
@@ -538,15 +580,100 @@ mod tests {
         }
         let status = rules::game_status(&pos, RuleSet::Cxa2011);
         assert_eq!((status.status, status.winner), (Status::Repetition, None));
-        let banned = banned_moves(&pos, &status, RuleSet::Cxa2011);
+        let banned = banned_moves(&pos, &status, RuleSet::Cxa2011, Referee::Text);
         assert_eq!(banned, ["c8d6".parse::<Move>().unwrap()]);
         // AXF rules the same cycle a draw: the game is over, nothing to ban.
         let axf = rules::game_status(&pos, RuleSet::Axf);
-        assert!(banned_moves(&pos, &axf, RuleSet::Axf).is_empty());
+        assert!(banned_moves(&pos, &axf, RuleSet::Axf, Referee::Text).is_empty());
         // No repetition, no ban.
         let start = Position::startpos();
         let s = rules::game_status(&start, RuleSet::Cxa2011);
-        assert!(banned_moves(&start, &s, RuleSet::Cxa2011).is_empty());
+        assert!(banned_moves(&start, &s, RuleSet::Cxa2011, Referee::Text).is_empty());
+    }
+
+    /// Red checks with the rook forever, Black's king steps up and back; after
+    /// Black's fifth move the position is there for the third time, Red to move.
+    fn perpetual_check() -> Position {
+        let mut pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
+        for m in "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9 e9e8".split(' ') {
+            pos.make_move(m.parse().unwrap());
+        }
+        pos
+    }
+
+    #[test]
+    fn the_text_referee_tells_the_perpetual_checker_to_vary() {
+        let pos = perpetual_check();
+        let status = rules::status_under(&pos, RuleSet::Axf, Referee::Text, None);
+        assert_eq!((status.status, status.winner), (Status::Repetition, None));
+        assert!(rules_end(&status, RuleSet::Axf, Referee::Text, Color::Red).is_none());
+        let banned = banned_moves(&pos, &status, RuleSet::Axf, Referee::Text);
+        assert!(!banned.is_empty());
+        assert!(banned.contains(&"a9a8".parse().unwrap()), "{banned:?}");
+        // Under CXA the text makes unilateral perpetual check lose at once (§23.5.1).
+        let cxa = rules::status_under(&pos, RuleSet::Cxa2011, Referee::Text, None);
+        let end = rules_end(&cxa, RuleSet::Cxa2011, Referee::Text, Color::Red).unwrap();
+        assert_eq!(end.result, GameResult::BlackWins);
+        assert!(
+            end.reason.starts_with(
+                "Red loses by the cxa2011 repetition rules (text: the violation loses at once): "
+            ),
+            "{}",
+            end.reason
+        );
+    }
+
+    #[test]
+    fn the_strict_referee_ends_a_perpetual_check_at_the_third_occurrence() {
+        let pos = perpetual_check();
+        let status = rules::status_under(&pos, RuleSet::Axf, Referee::Strict, None);
+        assert_eq!(
+            (status.status, status.winner),
+            (Status::Repetition, Some(GameResult::BlackWins))
+        );
+        assert!(banned_moves(&pos, &status, RuleSet::Axf, Referee::Strict).is_empty());
+        let end = rules_end(&status, RuleSet::Axf, Referee::Strict, Color::Red).unwrap();
+        assert_eq!(
+            (end.result, end.termination, end.fault),
+            (GameResult::BlackWins, Termination::RepetitionLoss, None)
+        );
+        assert!(
+            end.reason.starts_with(
+                "Red loses by the axf repetition rules at the third occurrence (strict referee): "
+            ),
+            "{}",
+            end.reason
+        );
+        assert_eq!(
+            termination_tag(end.termination, Referee::Strict),
+            "repetition rule loss (strict)"
+        );
+    }
+
+    #[test]
+    fn a_text_loss_says_the_violator_completed_the_cycle() {
+        // Red varies nothing and checks again: by the text it loses now.
+        let mut pos = perpetual_check();
+        pos.make_move("a9a8".parse().unwrap());
+        let status = rules::status_under(&pos, RuleSet::Axf, Referee::Text, None);
+        assert_eq!(status.winner, Some(GameResult::BlackWins));
+        let end = rules_end(&status, RuleSet::Axf, Referee::Text, Color::Black).unwrap();
+        assert!(
+            end.reason.starts_with(
+                "Red loses by the axf repetition rules (text: the violator completed the cycle): "
+            ),
+            "{}",
+            end.reason
+        );
+        assert_eq!(
+            termination_tag(end.termination, Referee::Text),
+            "repetition rule loss (text)"
+        );
+        // Only the repetition loss names the referee.
+        assert_eq!(
+            termination_tag(Termination::RepetitionDraw, Referee::Strict),
+            "repetition draw"
+        );
     }
 
     #[test]

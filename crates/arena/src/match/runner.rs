@@ -22,7 +22,7 @@ use crate::game::opening::Opening;
 use crate::game::play::Termination;
 use chuhan_engine::core::{Color, GameResult, Move};
 use chuhan_engine::notation;
-use chuhan_engine::rules::RuleSet;
+use chuhan_engine::rules::{Referee, RuleSet};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -42,6 +42,8 @@ pub struct MatchConfig {
     pub openings: Vec<Opening>,
     /// The rules games are judged by.
     pub rules: RuleSet,
+    /// When a forbidden repetition ends a game.
+    pub referee: Referee,
     /// Shuffles the openings.
     pub seed: Option<u64>,
     /// Stop early when the test decides (first engine against the second).
@@ -201,6 +203,7 @@ fn setup_for(config: &MatchConfig, game: &ScheduledGame, date: &str) -> GameSetu
         date: date.to_string(),
         opening: game.opening.clone(),
         rules: config.rules,
+        referee: config.referee,
         limit: config.limit.clone(),
         tolerance: config.tolerance,
         hang_timeout: config.hang_timeout,

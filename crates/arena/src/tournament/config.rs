@@ -1,5 +1,5 @@
-//! The tournament configuration file (JSON): engines, format, clocks, rules,
-//! scoring, openings, withdrawals and output paths.
+//! The tournament configuration file (JSON): engines, format, clocks, rules and
+//! referee, scoring, openings, withdrawals and output paths.
 //!
 //! ```json
 //! {
@@ -11,6 +11,7 @@
 //!   "format": {"type": "swiss", "rounds": 7},
 //!   "time_control": "600+5",
 //!   "rules": "cxa2011",
+//!   "referee": "strict",
 //!   "scoring": {"win": 2, "draw": 1, "loss": 0},
 //!   "openings": [{"moves": ["h2e2", "h9g7"]}],
 //!   "draw_seed": 2024,
@@ -25,7 +26,11 @@
 //! "games_per_match": 2, "tiebreak_time_control": "600+10", "tiebreak_games": 2}`.
 //! The time control is a [`TimeControl`] string, or `{"red": "…", "black": "…"}` for
 //! time odds (6.5); `"limit": {"depth": 3}` (or `{"nodes": N}`) replaces the clocks
-//! by a fixed search per move, for engine testing. Relative output paths are taken from the config file's folder.
+//! by a fixed search per move, for engine testing. `"referee"` says when a forbidden
+//! repetition ends a game: `"strict"` (the default: the violator loses at the
+//! third occurrence, whoever moved last, as GUIs and match tools rule) or `"text"`
+//! (the violator is told to vary and loses when it completes the cycle). Relative
+//! output paths are taken from the config file's folder.
 
 use super::scoring::Scoring;
 use crate::game::clock::{ClockSetting, TimeControl};
@@ -33,7 +38,7 @@ use crate::game::engine_config::EngineConfig;
 use crate::game::opening::Opening;
 use crate::game::params::TOLERANCE;
 use crate::game::play::FixedLimit;
-use chuhan_engine::rules::RuleSet;
+use chuhan_engine::rules::{Referee, RuleSet};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::fmt;
@@ -183,6 +188,10 @@ pub struct TournamentConfig {
     /// The rules games are judged by.
     #[serde(default)]
     pub rules: RuleSet,
+    /// When a forbidden repetition ends a game (strict by default; left out of
+    /// the JSON when strict, so the ids of events configured before it stay).
+    #[serde(default, skip_serializing_if = "crate::game::play::is_strict")]
+    pub referee: Referee,
     /// The points scale (§13).
     #[serde(default)]
     pub scoring: Scoring,
@@ -383,6 +392,7 @@ mod tests {
     fn minimal_config_gets_defaults() {
         let c = TournamentConfig::from_json(MINIMAL).unwrap();
         assert_eq!(c.rules, RuleSet::Cxa2011);
+        assert_eq!(c.referee, Referee::Strict);
         assert_eq!(c.scoring, Scoring::default());
         assert_eq!(
             c.format,
@@ -394,6 +404,26 @@ mod tests {
         assert_eq!(c.engines[1].options["hash"], "16");
         assert_eq!(c.engines[1].options["ponder"], "false");
         assert_eq!(c.engines[0].protocol, None);
+    }
+
+    #[test]
+    fn the_referee_is_read_and_strict_by_default() {
+        let with = |referee: &str| {
+            MINIMAL.replace(
+                r#""time_control": "60+1","#,
+                &format!(r#""time_control": "60+1", "referee": {referee},"#),
+            )
+        };
+        let c = TournamentConfig::from_json(&with(r#""text""#)).unwrap();
+        assert_eq!(c.referee, Referee::Text);
+        let json = serde_json::to_string(&c).unwrap();
+        assert!(json.contains(r#""referee":"text""#), "{json}");
+        let c = TournamentConfig::from_json(&with(r#""strict""#)).unwrap();
+        assert_eq!(c.referee, Referee::Strict);
+        // Strict is the default and is left out, as configurations before it were.
+        let json = serde_json::to_string(&c).unwrap();
+        assert!(!json.contains("referee"), "{json}");
+        assert!(TournamentConfig::from_json(&with(r#""lenient""#)).is_err());
     }
 
     #[test]

@@ -870,6 +870,7 @@ impl Event {
             limit: self.config.limit,
             tolerance: self.config.tolerance(),
             rules: self.config.rules,
+            referee: self.config.referee,
             opening: (!openings.is_empty())
                 .then(|| openings[(s.id.round as usize - 1) % openings.len()].clone()),
         }

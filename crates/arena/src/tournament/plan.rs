@@ -22,9 +22,13 @@
 //!   "date": "2026.12.02", "games_per_unit": 1, "pgn_notation": "iccs", "round": 2,
 //!   "units": [ { "index": 0, "games": [ { "id": { "round": 2, "board": 1, "game": 1 },
 //!                "event": "Cup", "red": { … }, "black": { … }, "clock": "60+1",
-//!                "limit": { "depth": 3 }, "tolerance_ms": 500, "rules": "cxa2011" } ] } ]
+//!                "limit": { "depth": 3 }, "tolerance_ms": 500, "rules": "cxa2011",
+//!                "referee": "text" } ] } ]
 //! }
 //! ```
+//!
+//! `referee` is written only when it is `text`: absent means strict, so plans
+//! from before it was a setting read (and hash) as they did.
 //!
 //! The event id hashes the engine build and the configuration less its output
 //! paths; the plan id hashes the event id, the date and the units.
@@ -41,7 +45,7 @@ pub use crate::work_unit::UnitPlan;
 use crate::work_unit::{check_stamp, engine_name};
 use chuhan_engine::binary::fnv1a;
 use chuhan_engine::notation::{IccsStyle, Notation};
-use chuhan_engine::rules::RuleSet;
+use chuhan_engine::rules::{Referee, RuleSet};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -71,6 +75,9 @@ pub struct PlannedGame {
     pub tolerance_ms: u64,
     /// The rules.
     pub rules: RuleSet,
+    /// When a forbidden repetition ends the game (absent: strict).
+    #[serde(default, skip_serializing_if = "crate::game::play::is_strict")]
+    pub referee: Referee,
     /// The opening.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opening: Option<Opening>,
@@ -87,6 +94,7 @@ impl From<&GameSpec> for PlannedGame {
             limit: s.limit,
             tolerance_ms: s.tolerance.as_millis() as u64,
             rules: s.rules,
+            referee: s.referee,
             opening: s.opening.clone(),
         }
     }
@@ -104,6 +112,7 @@ impl PlannedGame {
             limit: self.limit,
             tolerance: Duration::from_millis(self.tolerance_ms),
             rules: self.rules,
+            referee: self.referee,
             opening: self.opening.clone(),
         }
     }

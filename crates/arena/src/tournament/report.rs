@@ -106,12 +106,13 @@ impl Report {
         let facts = vec![
             event.format_summary(),
             format!(
-                "{} · rules {} · scoring {} (win/draw/loss)",
+                "{} · rules {} · referee {} · scoring {} (win/draw/loss)",
                 match config.limit {
                     Some(limit) => format!("fixed {limit} per move"),
                     None => format!("time control {}", config.time_control),
                 },
                 config.rules,
+                config.referee,
                 config.scoring
             ),
             format!(

@@ -7,8 +7,8 @@
 
 use crate::core::Move;
 use crate::search::event::{BestMove, Info, Offer};
-use crate::search::score::{MATE, Value, plies_to_end};
 use crate::search::score::Score;
+use crate::search::score::{MATE, Value, plies_to_end};
 use crate::search::tt::Bound;
 use std::fmt::Write as _;
 

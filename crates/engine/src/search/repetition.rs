@@ -321,7 +321,7 @@ pub fn judge(
         referee,
         threefold,
         in_tree,
-        ours: ply % 2 == 0,
+        ours: ply.is_multiple_of(2),
     };
     let sig = cycle_signature(pos, back, how);
     let slot = (sig as usize) & (MEMO_ENTRIES - 1);

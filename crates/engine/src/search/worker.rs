@@ -1031,14 +1031,15 @@ impl<'a> Worker<'a> {
             self.seldepth = ply + 1;
         }
         let in_check = self.pos.in_check();
-        // Only check evasions can repeat a position inside the quiescence search.
-        let mut floor = -INFINITE;
-        if in_check {
-            match self.repetition_floor(ply, &mut alpha, beta) {
-                Ok(f) => floor = f,
-                Err(value) => return value,
-            }
-        }
+        // Quiet checks and their evasions can repeat a position inside the
+        // quiescence search: the position after an evasion may be the third
+        // occurrence of a cycle whose violator is to move (lost for it under a
+        // strict referee). Captures cannot repeat, and the filter makes this one
+        // table load almost everywhere.
+        let floor = match self.repetition_floor(ply, &mut alpha, beta) {
+            Ok(f) => f,
+            Err(value) => return value,
+        };
         if ply >= MAX_PLY - 1 {
             return if in_check { DRAW } else { self.evaluate() };
         }
