@@ -77,9 +77,11 @@ enum Command {
 /// ignored; this puts back the default action. The daemon, `serve`, `bench` (which can
 /// drive another engine), `match` and `tournament` keep it ignored: they write to
 /// engines and clients that may go away and handle those errors themselves.
+/// Off Unix there is no SIGPIPE: a closed pipe is an error the writer sees.
 fn end_quietly_on_closed_output() {
     // SAFETY: called once at start-up, before any other thread exists; setting a
     // signal's action to its default has no other effect on the program's state.
+    #[cfg(unix)]
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }

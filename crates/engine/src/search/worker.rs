@@ -474,6 +474,7 @@ impl<'a> Worker<'a> {
                 last_best = best.mv;
             }
             if let Some(m) = self.sh.limits.mate
+                && 2 * m as usize <= MAX_PLY
                 && best.score >= mate_in(2 * m as usize)
             {
                 break;
