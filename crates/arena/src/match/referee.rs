@@ -258,17 +258,11 @@ fn termination_tag(termination: Termination, referee: Referee) -> String {
 }
 
 /// The moves the side to move must not play: those that would complete the cycle
-/// again and lose. Only the text referee tells a violator to vary (and plays on);
-/// under the strict referee the cycle has already ended the game, so nothing is
-/// banned.
-fn banned_moves(
-    pos: &Position,
-    status: &GameStatus,
-    rules: RuleSet,
-    referee: Referee,
-) -> Vec<Move> {
-    if referee == Referee::Strict || status.status != Status::Repetition || status.winner.is_some()
-    {
+/// again and lose. Only the text referee leaves a violator to move at a
+/// repetition (it must vary, and play goes on); a strict referee has already
+/// ended the game there (`status.winner` is set), so nothing is banned.
+fn banned_moves(pos: &Position, status: &GameStatus, rules: RuleSet) -> Vec<Move> {
+    if status.status != Status::Repetition || status.winner.is_some() {
         return Vec::new();
     }
     let mover = pos.side_to_move();
@@ -276,7 +270,7 @@ fn banned_moves(
     let mut banned = Vec::new();
     for &m in pos.legal_moves().iter() {
         line.make_move(m);
-        let after = rules::status_under(&line, rules, referee, None);
+        let after = rules::game_status(&line, rules);
         if after.status == Status::Repetition && after.winner == Some(GameResult::win_for(!mover)) {
             banned.push(m);
         }
@@ -383,7 +377,7 @@ pub fn play(red: &mut EngineClient, black: &mut EngineClient, setup: &GameSetup)
             Color::Red => &mut *red,
             Color::Black => &mut *black,
         };
-        let banned = banned_moves(&pos, &status, setup.rules, setup.referee);
+        let banned = banned_moves(&pos, &status, setup.rules);
         let thought = engine.think(&Search {
             game: GameSoFar {
                 start_fen: &start_fen,
@@ -580,15 +574,15 @@ mod tests {
         }
         let status = rules::game_status(&pos, RuleSet::Cxa2011);
         assert_eq!((status.status, status.winner), (Status::Repetition, None));
-        let banned = banned_moves(&pos, &status, RuleSet::Cxa2011, Referee::Text);
+        let banned = banned_moves(&pos, &status, RuleSet::Cxa2011);
         assert_eq!(banned, ["c8d6".parse::<Move>().unwrap()]);
         // AXF rules the same cycle a draw: the game is over, nothing to ban.
         let axf = rules::game_status(&pos, RuleSet::Axf);
-        assert!(banned_moves(&pos, &axf, RuleSet::Axf, Referee::Text).is_empty());
+        assert!(banned_moves(&pos, &axf, RuleSet::Axf).is_empty());
         // No repetition, no ban.
         let start = Position::startpos();
         let s = rules::game_status(&start, RuleSet::Cxa2011);
-        assert!(banned_moves(&start, &s, RuleSet::Cxa2011, Referee::Text).is_empty());
+        assert!(banned_moves(&start, &s, RuleSet::Cxa2011).is_empty());
     }
 
     /// Red checks with the rook forever, Black's king steps up and back; after
@@ -607,7 +601,7 @@ mod tests {
         let status = rules::status_under(&pos, RuleSet::Axf, Referee::Text, None);
         assert_eq!((status.status, status.winner), (Status::Repetition, None));
         assert!(rules_end(&status, RuleSet::Axf, Referee::Text, Color::Red).is_none());
-        let banned = banned_moves(&pos, &status, RuleSet::Axf, Referee::Text);
+        let banned = banned_moves(&pos, &status, RuleSet::Axf);
         assert!(!banned.is_empty());
         assert!(banned.contains(&"a9a8".parse().unwrap()), "{banned:?}");
         // Under CXA the text makes unilateral perpetual check lose at once (§23.5.1).
@@ -631,7 +625,7 @@ mod tests {
             (status.status, status.winner),
             (Status::Repetition, Some(GameResult::BlackWins))
         );
-        assert!(banned_moves(&pos, &status, RuleSet::Axf, Referee::Strict).is_empty());
+        assert!(banned_moves(&pos, &status, RuleSet::Axf).is_empty());
         let end = rules_end(&status, RuleSet::Axf, Referee::Strict, Color::Red).unwrap();
         assert_eq!(
             (end.result, end.termination, end.fault),

@@ -333,9 +333,18 @@ pub fn judge(
     v
 }
 
-/// A rule set's word on the repetition at `pos`: the violator (`None`: a draw),
-/// whether the position has occurred three times by that rule set's count, and
-/// whether the violation loses at once (§23.5.1). `None` when the rule set sees no
+/// A rule set's word on one repetition.
+#[derive(Clone, Copy)]
+struct Word {
+    /// The side that must vary; `None` for a draw.
+    violator: Option<Color>,
+    /// The position has occurred three times by the rule set's count.
+    definite: bool,
+    /// The violation loses at once (CXA unilateral 長將, §23.5.1).
+    immediate: bool,
+}
+
+/// A rule set's word on the repetition at `pos`; `None` when the rule set sees no
 /// repetition there (it counts for itself: under CXA a position reached by a
 /// capture is not counted, so a three-fold of keys may be a two-fold for it).
 fn ruling_of(
@@ -344,7 +353,7 @@ fn ruling_of(
     threefold: bool,
     in_tree: bool,
     cache: &mut ClassCache,
-) -> Option<(Option<Color>, bool, bool)> {
+) -> Option<Word> {
     let rep = if threefold {
         rules::repetition(pos, set, 3, Some(cache))
     } else {
@@ -355,11 +364,11 @@ fn ruling_of(
         None if in_tree => rules::repetition(pos, set, 2, Some(cache))?,
         None => return None,
     };
-    Some((
-        rep.verdict.must_vary,
-        rep.cycle.occurrences >= 3,
-        rep.verdict.immediate,
-    ))
+    Some(Word {
+        violator: rep.verdict.must_vary,
+        definite: rep.cycle.occurrences >= 3,
+        immediate: rep.verdict.immediate,
+    })
 }
 
 /// Asks the rules about a repetition the scan found and maps the ruling to a score
@@ -372,14 +381,18 @@ fn rule(pos: &Position, how: Ruling, cache: &mut ClassCache) -> Option<HistorySc
     if strict && how.set != RuleSet::Axf {
         // A cycle the AXF referees forbid to our side loses for it as well.
         let axf = ruling_of(pos, RuleSet::Axf, how.threefold, how.in_tree, cache);
-        if let Some(a @ (Some(v), ..)) = axf
-            && v == ours
-            && ruling.is_none_or(|(w, ..)| w != Some(ours))
+        if let Some(a) = axf
+            && a.violator == Some(ours)
+            && ruling.is_none_or(|w| w.violator != Some(ours))
         {
             ruling = Some(a);
         }
     }
-    let (violator, definite, immediate) = ruling?;
+    let Word {
+        violator,
+        definite,
+        immediate,
+    } = ruling?;
     match violator {
         None => Some(HistoryScore::Draw),
         Some(v) if v != stm && definite => Some(HistoryScore::RuleWin),
