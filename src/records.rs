@@ -55,6 +55,17 @@ pub fn pick(path: &Path, games: Vec<Result<Game, RecordError>>, n: usize) -> Res
             )
         })?
         .map_err(|e| format!("{}: game {n}: {e}", path.display()))
+        .and_then(|g| {
+            if g.nothing_read() {
+                Err(format!(
+                    "{}: game {n}: nothing could be read ({})",
+                    path.display(),
+                    g.warning_text()
+                ))
+            } else {
+                Ok(g)
+            }
+        })
 }
 
 /// The position after `ply` plies of `game`'s main line (`--ply` in `show`); the

@@ -3,6 +3,11 @@
 //! the queue full is not kept: it is answered 503 with `Retry-After` at once, so a
 //! flood of analysis requests costs the server nothing but the refusals.
 //!
+//! A job whose client has gone (the connection closed, so its request was
+//! dropped) is skipped if it is still waiting and stopped within
+//! [`params::CANCEL_POLL`] if it is running, so abandoned requests do not keep the
+//! engines busy.
+//!
 //! Each search is bounded (time, and depth if asked) and played by the request's
 //! rule set, with the moves the arbiter would ban ([`MoveRuling::Ban`]) banned at
 //! the root.
@@ -17,7 +22,7 @@ use chuhan_engine::search::event::{BestMove, Event};
 use chuhan_engine::search::limits::Limits;
 use chuhan_engine::search::repetition::RepetitionRules;
 use chuhan_engine::search::score::Score;
-use crossbeam_channel::{Sender, unbounded};
+use crossbeam_channel::{RecvTimeoutError, Sender, unbounded};
 use serde::Serialize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -81,8 +86,8 @@ pub struct Analysis {
     pub rules: RuleSet,
 }
 
-/// A place among the analyses admitted (running or waiting), given back when the
-/// job is dropped, answered or not.
+/// A place among the analyses admitted (running or waiting), held by the request
+/// and given back when it is answered or dropped (its client gone).
 struct Ticket(Arc<AtomicUsize>);
 
 impl Drop for Ticket {
@@ -97,7 +102,6 @@ struct Job {
     rules: RuleSet,
     budget: Budget,
     reply: oneshot::Sender<Analysis>,
-    _ticket: Ticket,
 }
 
 /// The engines and their queue.
@@ -115,8 +119,9 @@ impl Pool {
     /// current search).
     pub fn new(engines: usize, queue: usize) -> Pool {
         let engines = engines.max(1);
-        // Admission is counted (engines + queue at most), so the channel itself
-        // never holds more than `queue` jobs.
+        // Admission is counted (engines + queue at most, by the requests still
+        // waiting for an answer), so the channel holds at most `queue` live jobs;
+        // the jobs of clients gone are skipped when their turn comes.
         let (tx, rx) = unbounded::<Job>();
         for i in 0..engines {
             let rx = rx.clone();
@@ -129,12 +134,13 @@ impl Pool {
                     let _ = engine.set_option(EngineOption::Hash(params::ANALYSIS_HASH_MB));
                     let _ = engine.set_option(EngineOption::UseBook(false));
                     for job in rx.iter() {
+                        // A client that went away while its job waited is not
+                        // searched for.
+                        if job.reply.is_closed() {
+                            continue;
+                        }
                         let answer = search(&mut engine, &job);
-                        // The place is free before the answer is read, so the
-                        // client may ask again at once.
-                        let Job { reply, _ticket, .. } = job;
-                        drop(_ticket);
-                        let _ = reply.send(answer);
+                        let _ = job.reply.send(answer);
                     }
                 })
                 .expect("the system can start a thread");
@@ -171,13 +177,13 @@ impl Pool {
             e.retry_after = Some(secs.max(1));
             return Err(e);
         }
+        let ticket = Ticket(self.admitted.clone());
         let (reply, answer) = oneshot::channel();
         let job = Job {
             pos,
             rules,
             budget,
             reply,
-            _ticket: Ticket(self.admitted.clone()),
         };
         if self.jobs.send(job).is_err() {
             return Err(ApiError::new(
@@ -185,12 +191,14 @@ impl Pool {
                 "the analysis engines have stopped",
             ));
         }
-        answer.await.map_err(|_| {
+        let answer = answer.await.map_err(|_| {
             ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "the analysis engine stopped before answering",
             )
-        })
+        });
+        drop(ticket);
+        answer
     }
 }
 
@@ -214,11 +222,21 @@ fn search(engine: &mut Engine, job: &Job) -> Analysis {
     let best = match engine.go(limits) {
         Ok(events) => {
             let mut best = BestMove::none();
-            for e in events.iter() {
-                match e {
-                    Event::Info(info) if info.multipv <= 1 => pv = info.pv.clone(),
-                    Event::BestMove(b) => best = b,
-                    _ => {}
+            let mut stopped = false;
+            loop {
+                match events.recv_timeout(params::CANCEL_POLL) {
+                    Ok(Event::Info(info)) if info.multipv <= 1 => pv = info.pv.clone(),
+                    Ok(Event::BestMove(b)) => best = b,
+                    Ok(_) => {}
+                    // The search ended: its sender is gone.
+                    Err(RecvTimeoutError::Disconnected) => break,
+                    Err(RecvTimeoutError::Timeout) => {}
+                }
+                // The client went away (its connection closed and the request
+                // was dropped): nobody waits for this search any more.
+                if !stopped && job.reply.is_closed() {
+                    engine.stop();
+                    stopped = true;
                 }
             }
             engine.wait();

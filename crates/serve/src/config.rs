@@ -32,6 +32,17 @@ pub struct ServeConfig {
     pub request_timeout: Duration,
     /// See [`params::MAX_CONNECTIONS`].
     pub max_connections: usize,
+    /// See [`params::WRITE_TIMEOUT`].
+    pub write_timeout: Duration,
+    /// Connections per client (0: no limit); see [`params::CLIENT_CONNECTIONS`].
+    pub client_connections: usize,
+    /// Requests per second per client (0: no limit); see [`params::CLIENT_RATE`].
+    pub client_rate: u32,
+    /// Host names (the `Host` header without its port) this server answers to,
+    /// besides `localhost` and IP addresses, which it always answers to; `*`
+    /// allows any. Checking the name keeps a web page that rebinds its own DNS
+    /// name to 127.0.0.1 out of a loopback server.
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for ServeConfig {
@@ -47,6 +58,10 @@ impl Default for ServeConfig {
             body_read_timeout: params::BODY_READ_TIMEOUT,
             request_timeout: params::REQUEST_TIMEOUT,
             max_connections: params::MAX_CONNECTIONS,
+            write_timeout: params::WRITE_TIMEOUT,
+            client_connections: params::CLIENT_CONNECTIONS,
+            client_rate: params::CLIENT_RATE,
+            allowed_hosts: Vec::new(),
         }
     }
 }

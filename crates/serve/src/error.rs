@@ -84,6 +84,10 @@ pub enum ServeError {
     },
     /// The async runtime could not start.
     Runtime(std::io::Error),
+    /// `--cors-origin` is not an origin (`https://club.example`).
+    BadOrigin(String),
+    /// `--allow-host` is not a host name.
+    BadHost(String),
 }
 
 impl fmt::Display for ServeError {
@@ -95,6 +99,14 @@ impl fmt::Display for ServeError {
             ),
             ServeError::Bind { addr, error } => write!(f, "cannot listen on {addr}: {error}"),
             ServeError::Runtime(e) => write!(f, "cannot start the runtime: {e}"),
+            ServeError::BadOrigin(o) => write!(
+                f,
+                "--cors-origin {o:?} is not an origin: give scheme and host, e.g. https://club.example or http://127.0.0.1:3000"
+            ),
+            ServeError::BadHost(h) => write!(
+                f,
+                "--allow-host {h:?} is not a host name: give a name such as arbiter.club.example, or * for any"
+            ),
         }
     }
 }

@@ -7,6 +7,10 @@
 use crate::error::ApiError;
 use crate::params::MAX_PLIES;
 use chuhan_engine::core::{Move, Position, Validation};
+use axum::http::StatusCode;
+use chuhan_engine::notation::move_list::MoveListError;
+use chuhan_engine::notation::pgn::{PgnError, PgnErrorKind};
+use chuhan_engine::notation::record::RecordError;
 use chuhan_engine::notation::{Game, parse_move, record};
 use chuhan_engine::rules::RuleSet;
 use serde::Deserialize;
@@ -68,7 +72,7 @@ impl GameSpec {
 pub fn play(fen: Option<&str>, moves: &[&str]) -> Result<Position, ApiError> {
     if moves.len() > MAX_PLIES {
         return Err(ApiError::new(
-            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            StatusCode::PAYLOAD_TOO_LARGE,
             format!("{} moves: at most {MAX_PLIES} per request", moves.len()),
         ));
     }
@@ -86,25 +90,48 @@ pub fn play(fen: Option<&str>, moves: &[&str]) -> Result<Position, ApiError> {
 }
 
 /// Reads game `number` (1 = the first) of the record `bytes`, leniently: a line is
-/// kept up to a move that cannot be played, with a warning.
+/// kept up to a move that cannot be played, with a warning. Returns the game and
+/// the number of games in the record. Refusals: 422 with the reader's reasons for
+/// a record that yields no game (nothing recognisable, a broken game, a game
+/// whose first move cannot be read), 413 for a game beyond [`MAX_PLIES`], 400
+/// for a game number beyond the record's games.
 pub fn read_record(bytes: &[u8], number: usize) -> Result<(Game, usize), ApiError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(ApiError::bad_request(
             "empty record: send the file as the body",
         ));
     }
-    let games = record::read_all_with(bytes, Validation::Lenient);
-    let count = games.len();
-    let game = games
-        .into_iter()
-        .nth(number.wrapping_sub(1))
-        .ok_or_else(|| {
-            ApiError::bad_request(format!("the record has {count} game(s), no game {number}"))
-        })?
-        .map_err(|e| ApiError::bad_request(format!("game {number}: {e}")))?;
+    let unreadable = |why: String| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, why);
+    let (game, count) = record::read_nth(bytes, number, Validation::Lenient);
+    let game = match game {
+        Some(Ok(g)) => g,
+        Some(Err(e)) if is_too_long(&e) => {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("game {number}: {e}; at most {MAX_PLIES} plies per request"),
+            ));
+        }
+        Some(Err(e)) => return Err(unreadable(format!("game {number}: {e}"))),
+        None if count == 0 => {
+            return Err(unreadable(
+                "no game in the record: it is not PGN, XQF, CCBridge or a move list".into(),
+            ));
+        }
+        None => {
+            return Err(ApiError::bad_request(format!(
+                "the record has {count} game(s), no game {number}"
+            )));
+        }
+    };
+    if game.nothing_read() {
+        return Err(unreadable(format!(
+            "game {number}: nothing could be read ({})",
+            game.warning_text()
+        )));
+    }
     if game.ply_count() > MAX_PLIES {
         return Err(ApiError::new(
-            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            StatusCode::PAYLOAD_TOO_LARGE,
             format!(
                 "{} plies: at most {MAX_PLIES} per request",
                 game.ply_count()
@@ -112,6 +139,17 @@ pub fn read_record(bytes: &[u8], number: usize) -> Result<(Game, usize), ApiErro
         ));
     }
     Ok((game, count))
+}
+
+/// Whether the reader gave up because the game is too long.
+fn is_too_long(e: &RecordError) -> bool {
+    matches!(
+        e,
+        RecordError::Pgn(PgnError {
+            kind: PgnErrorKind::TooLong,
+            ..
+        }) | RecordError::MoveList(MoveListError::TooLong)
+    )
 }
 
 /// The position of `game` after `ply` plies (the end when `None`).

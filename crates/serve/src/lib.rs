@@ -35,6 +35,7 @@ pub mod client;
 pub mod config;
 pub mod error;
 pub mod game;
+pub mod guard;
 pub mod page;
 pub mod params;
 pub mod queryrule;

@@ -39,6 +39,39 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// descriptors per process.
 pub const MAX_CONNECTIONS: usize = 512;
 
+/// Connections one client (an IPv4 address or an IPv6 /64) may hold open at once;
+/// more are closed as soon as they are accepted. A browser opens at most 6 per
+/// server; 64 leaves room for a tournament hall behind one router, and keeps 8
+/// clients from filling [`MAX_CONNECTIONS`].
+pub const CLIENT_CONNECTIONS: usize = 64;
+
+/// Requests per second one client may send, on average; more are answered 429
+/// with `Retry-After`. An arbiter's page sends a few per move; a tournament program
+/// judging every move of 50 boards about 50 per second.
+pub const CLIENT_RATE: u32 = 200;
+
+/// Requests one client may send in a burst above [`CLIENT_RATE`] (loading the page,
+/// a batch of rulings).
+pub const CLIENT_BURST: u32 = 400;
+
+/// Time the server waits for a client to take the next piece of an answer; a
+/// client that reads nothing for this long (or pipelines requests and never reads)
+/// is disconnected. 10 s is far beyond any working link.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Bodies above this size share [`BODY_BUDGET_BYTES`]; smaller ones (every JSON
+/// request, a game's PGN) never wait for it.
+pub const SMALL_BODY_BYTES: usize = 64 << 10;
+
+/// Large bodies being read and parsed at once, in bytes together: 8 MiB, four of
+/// the largest size. Reading a record takes some 20 times its size while it is
+/// parsed, so this keeps many large uploads at once near 200 MB. A large request waits for its share up to
+/// [`BODY_BUDGET_WAIT`], and is answered 503 with `Retry-After` after that.
+pub const BODY_BUDGET_BYTES: usize = 8 << 20;
+
+/// How long a large body waits for its share of [`BODY_BUDGET_BYTES`].
+pub const BODY_BUDGET_WAIT: Duration = Duration::from_secs(5);
+
 /// Threads for the rules work (judging, move lists, diagrams), which runs off the
 /// I/O threads: enough to keep 2–8 cores busy.
 pub const RULES_THREADS: usize = 8;
@@ -50,8 +83,20 @@ pub const ANALYSIS_ENGINES: usize = 1;
 /// `Retry-After`.
 pub const ANALYSIS_QUEUE: usize = 4;
 
+/// Most analysis engines `--engines` may ask for: 32 engines of
+/// [`ANALYSIS_HASH_MB`] each take about 600 MB, and more engines than cores only
+/// share the same cores.
+pub const MAX_ANALYSIS_ENGINES: usize = 32;
+
+/// Most analysis requests `--queue` may let wait: with [`MAX_ANALYSIS_MS`] each,
+/// a longer queue would outlast [`REQUEST_TIMEOUT`] anyway.
+pub const MAX_ANALYSIS_QUEUE: usize = 256;
+
 /// Hash table of each analysis engine, in MB: small, since analyses are short.
 pub const ANALYSIS_HASH_MB: usize = 16;
+
+/// How often a running analysis looks whether its client is still there.
+pub const CANCEL_POLL: Duration = Duration::from_millis(20);
 
 /// Default analysis time when a request sets neither depth nor time, in ms.
 pub const DEFAULT_ANALYSIS_MS: u64 = 1000;

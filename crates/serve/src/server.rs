@@ -26,6 +26,7 @@ use crate::analysis::Pool;
 use crate::api::{self, AppState};
 use crate::config::ServeConfig;
 use crate::error::{ApiError, ServeError};
+use crate::guard::{ClientKey, Clients};
 use crate::page;
 use crate::params;
 use axum::Router;
@@ -40,6 +41,7 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
+use tokio_io_timeout::TimeoutStream;
 use tower::ServiceExt;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
@@ -58,6 +60,7 @@ impl Server {
     /// [`ServeConfig::allow_remote`]).
     pub fn bind(config: ServeConfig) -> Result<Server, ServeError> {
         let want = config.listen;
+        check_config(&config)?;
         if !want.ip().is_loopback() && !config.allow_remote {
             return Err(ServeError::NotLoopback(want));
         }
@@ -128,19 +131,35 @@ impl Server {
         let addr = self.addr;
         let listener = tokio::net::TcpListener::from_std(self.listener)
             .map_err(|error| ServeError::Bind { addr, error })?;
-        let app = router(&self.config);
+        let clients = Arc::new(Clients::new(
+            self.config.client_connections,
+            self.config.client_rate,
+            params::CLIENT_BURST,
+        ));
+        let app = router_for(&self.config, clients.clone(), addr)?;
+        let sweeper = tokio::spawn({
+            let clients = clients.clone();
+            async move {
+                let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+                loop {
+                    every.tick().await;
+                    clients.forget_quiet();
+                }
+            }
+        });
         let slots = Arc::new(Semaphore::new(self.config.max_connections.max(1)));
         let header_timeout = self.config.header_read_timeout;
+        let write_timeout = self.config.write_timeout;
         tokio::pin!(shutdown);
         loop {
             let permit = tokio::select! {
-                _ = &mut shutdown => return Ok(()),
+                _ = &mut shutdown => break,
                 p = slots.clone().acquire_owned() => p.expect("the semaphore is never closed"),
             };
-            let stream = tokio::select! {
-                _ = &mut shutdown => return Ok(()),
+            let (stream, peer) = tokio::select! {
+                _ = &mut shutdown => break,
                 s = listener.accept() => match s {
-                    Ok((stream, _)) => stream,
+                    Ok(accepted) => accepted,
                     // Out of file descriptors and the like: wait a little and go on.
                     Err(_) => {
                         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
@@ -148,24 +167,41 @@ impl Server {
                     }
                 },
             };
+            let Some(slot) = clients.connect(ClientKey::of(peer.ip())) else {
+                // One client holds its share of the connections already: tell it
+                // (if its socket takes the few bytes at once) and hang up.
+                let _ = stream.try_write(TOO_MANY_CONNECTIONS);
+                continue;
+            };
             let _ = stream.set_nodelay(true);
+            let mut io = TimeoutStream::new(stream);
+            io.set_write_timeout(Some(write_timeout));
+            let io = TokioIo::new(Box::pin(io));
+            let client = slot.client();
             let app = app.clone();
             tokio::spawn(async move {
                 let service =
-                    hyper::service::service_fn(move |req: Request<hyper::body::Incoming>| {
+                    hyper::service::service_fn(move |mut req: Request<hyper::body::Incoming>| {
+                        req.extensions_mut().insert(client);
                         app.clone().oneshot(req.map(Body::new))
                     });
                 let _ = hyper::server::conn::http1::Builder::new()
                     .timer(TokioTimer::new())
                     .header_read_timeout(header_timeout)
                     .max_buf_size(params::MAX_HEAD_BYTES.max(8192))
-                    .serve_connection(TokioIo::new(stream), service)
+                    .serve_connection(io, service)
                     .await;
+                drop(slot);
                 drop(permit);
             });
         }
+        sweeper.abort();
+        Ok(())
     }
 }
+
+/// The answer to a connection beyond its client's share, written as it is closed.
+const TOO_MANY_CONNECTIONS: &[u8] = b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\ncontent-length: 58\r\nretry-after: 1\r\nconnection: close\r\n\r\n{\"error\":\"too many connections from your address at once\"}";
 
 /// A server serving on its own thread.
 pub struct Running {
@@ -201,10 +237,48 @@ impl Drop for Running {
     }
 }
 
-/// The routes and their layers.
-pub fn router(config: &ServeConfig) -> Router {
+/// Checks what a configuration can be checked for before serving: the CORS
+/// origin must be an origin (`scheme://host[:port]`, no path).
+pub fn check_config(config: &ServeConfig) -> Result<(), ServeError> {
+    if let Some(origin) = config.cors_origin.as_deref() {
+        let ok = HeaderValue::from_str(origin).is_ok()
+            && origin
+                .split_once("://")
+                .is_some_and(|(scheme, rest)| {
+                    matches!(scheme, "http" | "https")
+                        && !rest.is_empty()
+                        && !rest.contains(['/', '?', '#', ' ', '*'])
+                });
+        if !ok {
+            return Err(ServeError::BadOrigin(origin.to_string()));
+        }
+    }
+    for host in &config.allowed_hosts {
+        let ok = host == "*"
+            || (!host.is_empty()
+                && host
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')));
+        if !ok {
+            return Err(ServeError::BadHost(host.clone()));
+        }
+    }
+    Ok(())
+}
+
+/// The routes and their layers, for a server bound to `addr` whose clients are
+/// counted in `clients`.
+fn router_for(
+    config: &ServeConfig,
+    clients: Arc<Clients>,
+    addr: SocketAddr,
+) -> Result<Router, ServeError> {
+    check_config(config)?;
     let state = AppState {
-        pool: Arc::new(Pool::new(config.engines, config.queue)),
+        pool: Arc::new(Pool::new(
+            config.engines.clamp(1, params::MAX_ANALYSIS_ENGINES),
+            config.queue.min(params::MAX_ANALYSIS_QUEUE),
+        )),
     };
     let token = config.token.clone().map(Arc::<str>::from);
     let api = Router::new()
@@ -223,17 +297,36 @@ pub fn router(config: &ServeConfig) -> Router {
             async move { authorise(token.as_deref(), req, next).await }
         }))
         .with_state(state);
+    let budget = Arc::new(Semaphore::new(params::BODY_BUDGET_BYTES / 1024));
     let mut app = page::routes()
         .merge(api)
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(params::MAX_BODY_BYTES))
         .layer(RequestBodyLimitLayer::new(params::MAX_BODY_BYTES))
+        .layer(middleware::from_fn(move |req: Request, next: Next| {
+            let budget = budget.clone();
+            async move { large_bodies_share(&budget, req, next).await }
+        }))
         .layer(RequestBodyTimeoutLayer::new(config.body_read_timeout))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             config.request_timeout,
         ))
-        .layer(CatchPanicLayer::new());
+        .layer(middleware::from_fn(move |req: Request, next: Next| {
+            let clients = clients.clone();
+            async move { within_rate(&clients, req, next).await }
+        }));
+    let cors = config.cors_origin.clone().map(Arc::<str>::from);
+    let hosts = Arc::new(Hosts {
+        allowed: config.allowed_hosts.clone(),
+        bound: addr,
+    });
+    app = app.layer(middleware::from_fn(move |req: Request, next: Next| {
+        let cors = cors.clone();
+        let hosts = hosts.clone();
+        async move { from_where(&hosts, cors.as_deref(), req, next).await }
+    }));
+    app = app.layer(CatchPanicLayer::new());
     if let Some(origin) = config
         .cors_origin
         .as_deref()
@@ -246,18 +339,180 @@ pub fn router(config: &ServeConfig) -> Router {
                 .allow_headers([header::CONTENT_TYPE, header::AUTHORIZATION]),
         );
     }
-    app.layer(middleware::map_response(finish))
+    Ok(app.layer(middleware::map_response(finish)))
 }
 
-/// Checks the token of an API request.
+/// The routes and their layers for `config`, as a server bound to its address
+/// builds them (for tests that drive the router without a socket; every request
+/// counts as one client, 127.0.0.1).
+pub fn router(config: &ServeConfig) -> Result<Router, ServeError> {
+    let clients = Arc::new(Clients::new(
+        config.client_connections,
+        config.client_rate,
+        params::CLIENT_BURST,
+    ));
+    let loopback = ClientKey::of(std::net::Ipv4Addr::LOCALHOST.into());
+    let app = router_for(config, clients, config.listen)?;
+    Ok(app.layer(middleware::map_request(move |mut req: Request| async move {
+        req.extensions_mut().get_or_insert(loopback);
+        req
+    })))
+}
+
+/// Counts a request against its client's rate: 429 with `Retry-After` beyond it.
+async fn within_rate(clients: &Clients, req: Request, next: Next) -> Response {
+    if let Some(client) = req.extensions().get::<ClientKey>().copied()
+        && let Err(wait) = clients.request(client)
+    {
+        let mut e = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "too many requests from your address: at most {} per second",
+                params::CLIENT_RATE
+            ),
+        );
+        e.retry_after = Some(wait.as_secs_f64().ceil().max(1.0) as u64);
+        return e.into_response();
+    }
+    next.run(req).await
+}
+
+/// Lets a request with a large body (or one of unknown size) go on once its share
+/// of [`params::BODY_BUDGET_BYTES`] is free, and holds the share until the answer,
+/// so that many large uploads at once wait for each other instead of all being
+/// read and parsed together. 503 with `Retry-After` when the share does not come
+/// within [`params::BODY_BUDGET_WAIT`].
+async fn large_bodies_share(budget: &Arc<Semaphore>, req: Request, next: Next) -> Response {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    let bodiless = matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS)
+        && declared.is_none()
+        && !req.headers().contains_key(header::TRANSFER_ENCODING);
+    let size = declared.map_or(params::MAX_BODY_BYTES, |n| {
+        n.min(params::MAX_BODY_BYTES as u64) as usize
+    });
+    if bodiless || size <= params::SMALL_BODY_BYTES {
+        return next.run(req).await;
+    }
+    let kib = size.div_ceil(1024) as u32;
+    let share = tokio::time::timeout(
+        params::BODY_BUDGET_WAIT,
+        budget.clone().acquire_many_owned(kib),
+    )
+    .await;
+    let Ok(Ok(share)) = share else {
+        let mut e = ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too many large uploads at once: try again shortly",
+        );
+        e.retry_after = Some(1);
+        return e.into_response();
+    };
+    let r = next.run(req).await;
+    drop(share);
+    r
+}
+
+/// The names a server answers to.
+struct Hosts {
+    /// Names given with `--allow-host` (`*`: any).
+    allowed: Vec<String>,
+    /// The address bound.
+    bound: SocketAddr,
+}
+
+impl Hosts {
+    /// Whether a request for `host` (the `Host` header) is for this server:
+    /// `localhost` and IP addresses always (a page that rebinds a DNS name to
+    /// 127.0.0.1 still sends its own name), other names only when allowed.
+    fn allow(&self, host: &str) -> bool {
+        let name = if let Some(rest) = host.strip_prefix('[') {
+            // An IPv6 literal, `[::1]:8080`.
+            return rest.split(']').next().is_some_and(|ip| ip.parse::<std::net::Ipv6Addr>().is_ok());
+        } else {
+            match host.rsplit_once(':') {
+                Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+                _ => host,
+            }
+        };
+        let name = name.trim_end_matches('.').to_ascii_lowercase();
+        name.parse::<std::net::Ipv4Addr>().is_ok()
+            || name == self.bound.ip().to_string()
+            || name == "localhost"
+            || name.ends_with(".localhost")
+            || self
+                .allowed
+                .iter()
+                .any(|a| a == "*" || a.eq_ignore_ascii_case(&name))
+    }
+}
+
+/// Refuses requests that are not for this server by name (403; see
+/// [`Hosts::allow`]), HTTP/1.1 requests with no `Host` (400, RFC 9112 §3.2), and
+/// POSTs that a page of another site makes (403): those carry an `Origin` that is
+/// neither this server nor the CORS origin, or `Sec-Fetch-Site: cross-site`. A
+/// form or `text/plain` POST needs no CORS preflight, so without this any page
+/// could make a loopback server work.
+async fn from_where(hosts: &Hosts, cors: Option<&str>, req: Request, next: Next) -> Response {
+    let headers = req.headers();
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    match host {
+        Some(h) if !hosts.allow(h) => {
+            return ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "this server does not answer to the name {}: start it with --allow-host NAME",
+                    chuhan_engine::echo::echo(h)
+                ),
+            )
+            .into_response();
+        }
+        None if req.version() >= axum::http::Version::HTTP_11 => {
+            return ApiError::bad_request("an HTTP/1.1 request needs a Host header")
+                .into_response();
+        }
+        _ => {}
+    }
+    if req.method() == Method::POST {
+        let origin = headers.get(header::ORIGIN).map(|v| v.to_str().unwrap_or("null"));
+        let cross = match origin {
+            Some(o) => {
+                let same = host.is_some_and(|h| {
+                    o.strip_prefix("http://")
+                        .or_else(|| o.strip_prefix("https://"))
+                        .is_some_and(|rest| rest.eq_ignore_ascii_case(h))
+                });
+                !same && cors != Some(o)
+            }
+            None => headers
+                .get("sec-fetch-site")
+                .is_some_and(|v| v.as_bytes() == b"cross-site")
+                && cors.is_none(),
+        };
+        if cross {
+            return ApiError::new(
+                StatusCode::FORBIDDEN,
+                "a page of another site may not post here (start the server with --cors-origin to allow one)",
+            )
+            .into_response();
+        }
+    }
+    next.run(req).await
+}
+
+/// Checks the token of an API request (the scheme `Bearer` in any case, RFC 7235).
 async fn authorise(token: Option<&str>, req: Request, next: Next) -> Response {
     if let Some(want) = token {
         let given = req
             .headers()
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .unwrap_or("");
+            .and_then(|v| v.trim().split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map_or("", |(_, t)| t.trim());
         if !same(given.as_bytes(), want.as_bytes()) {
             let mut r = ApiError::new(
                 StatusCode::UNAUTHORIZED,

@@ -122,6 +122,34 @@ impl Game {
         self.line.nodes.len()
     }
 
+    /// Whether nothing of the game could be read: its main line is empty because
+    /// its very first move could not be played (random bytes, a text in an
+    /// unknown encoding, something that is not a record). A lenient reading still
+    /// gives such a game, the start position with a warning; every reader refuses
+    /// it, with [`Game::warnings`] as the reasons.
+    pub fn nothing_read(&self) -> bool {
+        self.line.nodes.is_empty()
+            && self.warnings.iter().any(|w| {
+                matches!(
+                    w,
+                    Warning::BadMove {
+                        ply: 1,
+                        variation: false,
+                        ..
+                    }
+                )
+            })
+    }
+
+    /// The warnings as one line of text, `; ` between them.
+    pub fn warning_text(&self) -> String {
+        self.warnings
+            .iter()
+            .map(|w| w.to_string())
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
     /// The start position in FEN.
     pub fn start_fen(&self) -> String {
         self.start.to_fen()

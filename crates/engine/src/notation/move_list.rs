@@ -9,6 +9,7 @@
 //!   `position fen <FEN> moves …`;
 //! * `#` starts a comment to the end of the line.
 
+use super::pgn::MAX_GAME_WORDS;
 use super::game::Game;
 use super::move_error::MoveError;
 use crate::core::{FenError, Position};
@@ -26,6 +27,8 @@ pub enum MoveListError {
         /// Why.
         error: MoveError,
     },
+    /// More than [`MAX_GAME_WORDS`] moves.
+    TooLong,
 }
 
 impl fmt::Display for MoveListError {
@@ -34,6 +37,9 @@ impl fmt::Display for MoveListError {
             MoveListError::BadFen(e) => write!(f, "move list: {e}"),
             MoveListError::BadMove { index, error } => {
                 write!(f, "move list: move {index}: {error}")
+            }
+            MoveListError::TooLong => {
+                write!(f, "move list: more than {MAX_GAME_WORDS} moves")
             }
         }
     }
@@ -99,6 +105,9 @@ pub fn read(text: &str) -> Result<Game, MoveListError> {
             continue;
         }
         index += 1;
+        if index > MAX_GAME_WORDS {
+            return Err(MoveListError::TooLong);
+        }
         let mv =
             super::parse_move(&pos, w).map_err(|error| MoveListError::BadMove { index, error })?;
         pos.make_move(mv);

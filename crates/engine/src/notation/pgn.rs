@@ -45,6 +45,14 @@ use std::fmt::Write as _;
 /// Deepest nesting of variations read (deeper input is rejected, not recursed into).
 pub const MAX_VARIATION_DEPTH: usize = 64;
 
+/// Most words (moves, move numbers) in the movetext of one game, variations
+/// included. The longest real games run to a few hundred plies and richly
+/// annotated ones to a few thousand words; a game beyond this is refused
+/// ([`PgnErrorKind::TooLong`]) as soon as the reader gets there, and the rest of
+/// its movetext is skipped without being kept, so a file of one endless game
+/// costs no more memory than its text.
+pub const MAX_GAME_WORDS: usize = 50_000;
+
 /// What was wrong with a game in a PGN file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PgnErrorKind {
@@ -71,6 +79,8 @@ pub enum PgnErrorKind {
     VariationWithoutMove,
     /// Variations nested deeper than [`MAX_VARIATION_DEPTH`].
     TooDeep,
+    /// More than [`MAX_GAME_WORDS`] words of movetext.
+    TooLong,
 }
 
 /// A game of a PGN file that could not be read.
@@ -104,6 +114,9 @@ impl fmt::Display for PgnError {
             PgnErrorKind::TooDeep => {
                 write!(f, "variations nested more than {MAX_VARIATION_DEPTH} deep")
             }
+            PgnErrorKind::TooLong => {
+                write!(f, "more than {MAX_GAME_WORDS} words of moves in one game")
+            }
         }
     }
 }
@@ -120,6 +133,9 @@ enum Tok {
     Close,
     Result(Option<GameResult>),
     Word(String),
+    /// The movetext went on beyond [`MAX_GAME_WORDS`]; the rest of it, up to the
+    /// next tag or result, is not kept.
+    TooLong,
 }
 
 #[derive(Clone, Debug)]
@@ -132,9 +148,39 @@ fn is_delim(c: char) -> bool {
     c.is_whitespace() || matches!(c, '{' | '}' | '(' | ')' | '[' | ']' | ';')
 }
 
+/// The tokens lexed so far, counting each game's words to stop keeping them
+/// beyond [`MAX_GAME_WORDS`].
+#[derive(Default)]
+struct Tokens {
+    kept: Vec<Token>,
+    /// Words since the last tag or result.
+    words: usize,
+}
+
+impl Tokens {
+    fn push_token(&mut self, t: Token) {
+        match t.tok {
+            Tok::Tag(..) | Tok::BadTag | Tok::Result(_) => self.words = 0,
+            _ if self.words > MAX_GAME_WORDS => return,
+            Tok::Word(_) => {
+                self.words += 1;
+                if self.words > MAX_GAME_WORDS {
+                    self.kept.push(Token {
+                        tok: Tok::TooLong,
+                        line: t.line,
+                    });
+                    return;
+                }
+            }
+            _ => {}
+        }
+        self.kept.push(t);
+    }
+}
+
 fn lex(text: &str) -> Vec<Token> {
     let chars: Vec<char> = text.chars().collect();
-    let mut out = Vec::new();
+    let mut out = Tokens::default();
     let mut i = 0;
     let mut line = 1;
     let mut line_start = true;
@@ -165,7 +211,7 @@ fn lex(text: &str) -> Vec<Token> {
                     i += 1;
                 }
                 let body: String = chars[s..i].iter().collect();
-                out.push(Token {
+                out.push_token(Token {
                     tok: Tok::Comment(body.trim().to_string()),
                     line: here,
                 });
@@ -180,13 +226,13 @@ fn lex(text: &str) -> Vec<Token> {
                     i += 1;
                 }
                 if i >= chars.len() {
-                    out.push(Token {
+                    out.push_token(Token {
                         tok: Tok::UnclosedComment,
                         line: here,
                     });
                 } else {
                     let body: String = chars[s..i].iter().collect();
-                    out.push(Token {
+                    out.push_token(Token {
                         tok: Tok::Comment(body.trim().to_string()),
                         line: here,
                     });
@@ -195,18 +241,18 @@ fn lex(text: &str) -> Vec<Token> {
             }
             '[' => {
                 let (tok, next) = lex_tag(&chars, i);
-                out.push(Token { tok, line: here });
+                out.push_token(Token { tok, line: here });
                 i = next;
             }
             '(' => {
-                out.push(Token {
+                out.push_token(Token {
                     tok: Tok::Open,
                     line: here,
                 });
                 i += 1;
             }
             ')' => {
-                out.push(Token {
+                out.push_token(Token {
                     tok: Tok::Close,
                     line: here,
                 });
@@ -229,11 +275,11 @@ fn lex(text: &str) -> Vec<Token> {
                     Some(r) => Tok::Result(r),
                     None => Tok::Word(w),
                 };
-                out.push(Token { tok, line: here });
+                out.push_token(Token { tok, line: here });
             }
         }
     }
-    out
+    out.kept
 }
 
 /// Lexes `[Name "value"]` starting at `chars[i] == '['`; stops at the end of the line.
@@ -500,6 +546,7 @@ impl Parser {
                 Some(Tok::UnclosedComment) => {
                     return Err(self.err(PgnErrorKind::UnclosedComment));
                 }
+                Some(Tok::TooLong) => return Err(self.err(PgnErrorKind::TooLong)),
                 Some(Tok::Comment(c)) => {
                     let c = c.clone();
                     self.at += 1;
@@ -648,6 +695,19 @@ pub fn read_all(text: &str) -> Vec<Result<Game, PgnError>> {
 /// assert!(pgn::read_all_with(text, Validation::Strict)[0].is_err());
 /// ```
 pub fn read_all_with(text: &str, validation: Validation) -> Vec<Result<Game, PgnError>> {
+    let mut out = Vec::new();
+    read_each_with(text, validation, |g| out.push(g));
+    out
+}
+
+/// [`read_all_with`], handing each game (or its error) to `each` in file order
+/// as soon as it is read, instead of keeping them all: reading one game of a
+/// large library costs the memory of one game.
+pub fn read_each_with(
+    text: &str,
+    validation: Validation,
+    mut each: impl FnMut(Result<Game, PgnError>),
+) {
     let mut p = Parser {
         toks: lex(text),
         at: 0,
@@ -655,14 +715,16 @@ pub fn read_all_with(text: &str, validation: Validation) -> Vec<Result<Game, Pgn
         validation,
         warnings: Vec::new(),
     };
-    let mut out: Vec<Result<Game, PgnError>> = Vec::new();
+    // The last game read, kept until the next one starts: text after it that is
+    // not PGN is noted in its warnings.
+    let mut last: Option<Result<Game, PgnError>> = None;
     while p.at < p.toks.len() {
         // Text after a game that is not PGN; text before the first game is read as
         // a game, so that a broken first move is reported as one.
-        if !out.is_empty() && p.at_junk() {
+        if last.is_some() && p.at_junk() {
             let line = p.skip_junk();
             let text = text.lines().nth(line - 1).unwrap_or("").trim().to_string();
-            if let Some(Ok(g)) = out.last_mut() {
+            if let Some(Ok(g)) = last.as_mut() {
                 g.warnings.push(Warning::Skipped { line, text });
             }
             continue;
@@ -674,12 +736,14 @@ pub fn read_all_with(text: &str, validation: Validation) -> Vec<Result<Game, Pgn
                 let seen = p.toks[before..p.at]
                     .iter()
                     .any(|t| !matches!(t.tok, Tok::Result(_)));
-                if seen {
-                    out.push(Ok(g));
+                if seen && let Some(done) = last.replace(Ok(g)) {
+                    each(done);
                 }
             }
             Err(e) => {
-                out.push(Err(e));
+                if let Some(done) = last.replace(Err(e)) {
+                    each(done);
+                }
                 p.recover();
             }
         }
@@ -689,7 +753,9 @@ pub fn read_all_with(text: &str, validation: Validation) -> Vec<Result<Game, Pgn
             p.game -= 1;
         }
     }
-    out
+    if let Some(done) = last {
+        each(done);
+    }
 }
 
 /// Reads every game of a PGN text, failing on the first broken one.

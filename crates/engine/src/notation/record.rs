@@ -114,6 +114,42 @@ pub fn read_all_with(bytes: &[u8], validation: Validation) -> Vec<Result<Game, R
     }
 }
 
+/// Reads game `number` (1 = the first) of a record, and counts its games: the
+/// other games are read and let go one by one, so a large library costs the
+/// memory of one game. `None` when there is no such game.
+///
+/// ```
+/// use chuhan_engine::core::Validation;
+/// use chuhan_engine::notation::record;
+/// let two = b"[Event \"a\"]\n1. h2e2 *\n\n[Event \"b\"]\n1. b2e2 h9g7 *\n";
+/// let (game, count) = record::read_nth(two, 2, Validation::Lenient);
+/// assert_eq!((game.unwrap().unwrap().ply_count(), count), (2, 2));
+/// assert!(record::read_nth(two, 3, Validation::Lenient).0.is_none());
+/// ```
+pub fn read_nth(
+    bytes: &[u8],
+    number: usize,
+    validation: Validation,
+) -> (Option<Result<Game, RecordError>>, usize) {
+    if is_blank(bytes) {
+        return (None, 0);
+    }
+    if detect(bytes) != RecordKind::Pgn {
+        let all = read_all_with(bytes, validation);
+        let count = all.len();
+        return (all.into_iter().nth(number.wrapping_sub(1)), count);
+    }
+    let mut count = 0;
+    let mut wanted = None;
+    pgn::read_each_with(&decode(bytes).0, validation, |g| {
+        count += 1;
+        if count == number {
+            wanted = Some(g.map_err(RecordError::Pgn));
+        }
+    });
+    (wanted, count)
+}
+
 /// Whether `bytes` hold no record at all: nothing, or only white space (and a
 /// byte-order mark). Such a file has no game, not one empty game.
 fn is_blank(bytes: &[u8]) -> bool {
