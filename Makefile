@@ -132,7 +132,7 @@ perft-bench: build native ## perft 5 and 6 from the start position, portable and
 	./target/native/release/chuhan perft 5
 	./target/native/release/chuhan perft 6
 
-ci: lint test interop rules-diff cluster-test browser-test ## everything CI checks
+ci: lint test interop rules-diff cluster-test browser-test attack-short ## everything CI checks
 
 # The soak test of issue 7: Chuhan against itself, 2 search threads each, one game
 # at a time, at a fast clock. Not part of `make test`; needs the engine daemon.
