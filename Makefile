@@ -2,7 +2,7 @@
 CARGO ?= cargo
 NATIVE = RUSTFLAGS="-C target-cpu=native" $(CARGO)
 
-.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak interop fuzz rules-diff rules-diff-long cluster-test browser-test load-test
+.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak interop fuzz rules-diff rules-diff-long cluster-test browser-test load-test attack attack-short
 
 help:
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/'
@@ -93,6 +93,18 @@ LOAD_SECONDS ?= 30
 load-test: build ## 64 clients judge for 30 s against `chuhan serve`: requests/s, p50/p99, errors, memory; analysis beyond the queue gets 503
 	$(CARGO) run --release -p chuhan-serve --example load -- --chuhan target/release/chuhan --clients $(LOAD_CLIENTS) --seconds $(LOAD_SECONDS)
 
+# Attacks on a real `chuhan serve` over loopback (issue 46,
+# crates/serve/examples/attack.rs): slow keep-alive clients and silent sockets,
+# readers that never read, 2 MB records, abandoned analyses, unreadable records and
+# fuzzed requests, each phase with its figures, its bound, PASS/FAIL and a hard
+# deadline; the server is killed at the end. The short version runs in CI.
+attack: build ## attack a release `chuhan serve` on loopback in six phases (about 3 minutes, at most 5): figures, bounds, PASS/FAIL
+	$(CARGO) run --release -p chuhan-serve --example attack -- --chuhan target/release/chuhan --size full
+
+attack-short: ## the same six attack phases about six times smaller (under a minute; CI runs it)
+	$(CARGO) build --profile ci --bin chuhan
+	$(CARGO) run --profile ci -p chuhan-serve --example attack -- --chuhan target/ci/chuhan --size short
+
 # The fuzz harness on stable Rust (crates/fuzz): ten million generated and mutated
 # inputs over every parser; a short budget of it runs in `make test`.
 FUZZ_INPUTS ?= 10000000
@@ -120,7 +132,7 @@ perft-bench: build native ## perft 5 and 6 from the start position, portable and
 	./target/native/release/chuhan perft 5
 	./target/native/release/chuhan perft 6
 
-ci: lint test interop rules-diff cluster-test browser-test ## everything CI checks
+ci: lint test interop rules-diff cluster-test browser-test attack-short ## everything CI checks
 
 # The soak test of issue 7: Chuhan against itself, 2 search threads each, one game
 # at a time, at a fast clock. Not part of `make test`; needs the engine daemon.
