@@ -40,6 +40,7 @@ pub mod page;
 pub mod params;
 pub mod queryrule;
 pub mod server;
+pub mod wire;
 
 pub use config::ServeConfig;
 pub use error::{ApiError, ServeError};

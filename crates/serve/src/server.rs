@@ -27,6 +27,7 @@ use crate::api::{self, AppState};
 use crate::config::ServeConfig;
 use crate::error::{ApiError, ServeError};
 use crate::guard::{ClientKey, Clients};
+use crate::wire::JsonRefusals;
 use crate::page;
 use crate::params;
 use axum::Router;
@@ -176,7 +177,7 @@ impl Server {
             let _ = stream.set_nodelay(true);
             let mut io = TimeoutStream::new(stream);
             io.set_write_timeout(Some(write_timeout));
-            let io = TokioIo::new(Box::pin(io));
+            let io = TokioIo::new(JsonRefusals::new(Box::pin(io)));
             let client = slot.client();
             let app = app.clone();
             tokio::spawn(async move {
@@ -413,7 +414,22 @@ async fn large_bodies_share(budget: &Arc<Semaphore>, req: Request, next: Next) -
     };
     let r = next.run(req).await;
     drop(share);
+    if budget.available_permits() == params::BODY_BUDGET_BYTES / 1024 {
+        // The last large body is done: give the memory its reading took back to
+        // the system (glibc keeps freed memory in per-thread arenas otherwise).
+        tokio::task::spawn_blocking(give_back_memory);
+    }
     r
+}
+
+/// Returns freed heap memory to the system where the allocator keeps it (glibc).
+fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free memory of the allocator's arenas; it
+    // takes no pointer and is safe to call from any thread at any time.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// The names a server answers to.
