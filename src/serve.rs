@@ -1,5 +1,6 @@
 //! `chuhan serve [--listen 127.0.0.1:8080] [--allow-remote] [--token T]
-//! [--cors-origin O] [--engines N] [--queue N]`: the HTTP rules service and its web
+//! [--cors-origin O] [--allow-host NAME] [--client-connections N] [--client-rate N]
+//! [--engines N] [--queue N]`: the HTTP rules service and its web
 //! page ([`chuhan_serve`]), until Ctrl-C.
 
 use chuhan_serve::{ServeConfig, Server, params};
@@ -27,12 +28,28 @@ pub struct ServeArgs {
     /// off by default.
     #[arg(long, value_name = "ORIGIN")]
     pub cors_origin: Option<String>,
-    /// Engine instances for analysis.
-    #[arg(long, default_value_t = params::ANALYSIS_ENGINES)]
-    pub engines: usize,
-    /// Analysis requests that may wait for an engine (more are answered 503).
-    #[arg(long, default_value_t = params::ANALYSIS_QUEUE)]
-    pub queue: usize,
+    /// Also answer to this host name (the Host header), e.g. the name the club's
+    /// DNS gives the server; repeatable; `*` answers to any name. localhost and
+    /// IP addresses are always answered; other names are refused (403), which
+    /// keeps a web page that rebinds its own name to 127.0.0.1 out.
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
+    /// Connections one client address may hold open at once (0: no limit).
+    #[arg(long, default_value_t = params::CLIENT_CONNECTIONS, value_name = "N")]
+    pub client_connections: usize,
+    /// Requests per second one client address may send, in bursts of twice as
+    /// many (0: no limit); more are answered 429.
+    #[arg(long, default_value_t = params::CLIENT_RATE, value_name = "N")]
+    pub client_rate: u32,
+    /// Engine instances for analysis (1 to 32).
+    #[arg(long, default_value_t = params::ANALYSIS_ENGINES as u16,
+          value_parser = clap::value_parser!(u16).range(1..=params::MAX_ANALYSIS_ENGINES as i64))]
+    pub engines: u16,
+    /// Analysis requests that may wait for an engine (0 to 256; more are
+    /// answered 503).
+    #[arg(long, default_value_t = params::ANALYSIS_QUEUE as u16,
+          value_parser = clap::value_parser!(u16).range(0..=params::MAX_ANALYSIS_QUEUE as i64))]
+    pub queue: u16,
 }
 
 /// Serves until Ctrl-C; a bad address or a port in use exits with code 2.
@@ -46,8 +63,11 @@ pub fn run(args: &ServeArgs) -> ExitCode {
             .or_else(|| std::env::var("CHUHAN_SERVE_TOKEN").ok())
             .filter(|t| !t.is_empty()),
         cors_origin: args.cors_origin.clone(),
-        engines: args.engines.max(1),
-        queue: args.queue,
+        engines: usize::from(args.engines),
+        queue: usize::from(args.queue),
+        allowed_hosts: args.allow_host.clone(),
+        client_connections: args.client_connections,
+        client_rate: args.client_rate,
         ..ServeConfig::default()
     };
     let remote_without_token = !config.listen.ip().is_loopback() && config.token.is_none();

@@ -1313,7 +1313,8 @@ async fn fuzz(addr: SocketAddr, size: Size) -> Verdict {
                                 .push(format!("{} for {first_line:?}", a.status));
                         }
                     } else if !a.body.is_empty()
-                        && serde_json::from_slice::<serde_json::Value>(&a.body).is_err() {
+                        && serde_json::from_slice::<serde_json::Value>(&a.body).is_err()
+                    {
                         t.not_json.push(format!(
                             "{} {:?} for {first_line:?}",
                             a.status,

@@ -84,6 +84,11 @@ fn main() -> ExitCode {
             "1",
             "--queue",
             "4",
+            // Every client comes from 127.0.0.1: lift the per-client limits.
+            "--client-connections",
+            "0",
+            "--client-rate",
+            "0",
         ])
         .stdout(Stdio::piped())
         .spawn()

@@ -6,8 +6,8 @@
 
 use crate::error::ApiError;
 use crate::params::MAX_PLIES;
-use chuhan_engine::core::{Move, Position, Validation};
 use axum::http::StatusCode;
+use chuhan_engine::core::{Move, Position, Validation};
 use chuhan_engine::notation::move_list::MoveListError;
 use chuhan_engine::notation::pgn::{PgnError, PgnErrorKind};
 use chuhan_engine::notation::record::RecordError;

@@ -63,10 +63,10 @@ pub struct Clients {
 
 impl Clients {
     /// At most `max_open` connections per client (0: no limit) and `rate` requests
-    /// per second with bursts of `burst` (rate 0: no limit).
-    pub fn new(max_open: usize, rate: u32, burst: u32) -> Clients {
+    /// per second, in bursts of up to twice as many (rate 0: no limit).
+    pub fn new(max_open: usize, rate: u32) -> Clients {
         let rate = NonZeroU32::new(rate).map(|r| {
-            let burst = NonZeroU32::new(burst.max(r.get())).unwrap_or(r);
+            let burst = r.saturating_mul(NonZeroU32::MIN.saturating_add(1));
             RateLimiter::keyed(Quota::per_second(r).allow_burst(burst))
         });
         Clients {
@@ -119,11 +119,7 @@ impl Clients {
 
 impl Default for Clients {
     fn default() -> Clients {
-        Clients::new(
-            params::CLIENT_CONNECTIONS,
-            params::CLIENT_RATE,
-            params::CLIENT_BURST,
-        )
+        Clients::new(params::CLIENT_CONNECTIONS, params::CLIENT_RATE)
     }
 }
 
@@ -166,7 +162,7 @@ mod tests {
 
     #[test]
     fn connections_are_capped_per_client_and_given_back() {
-        let c = Arc::new(Clients::new(2, 0, 0));
+        let c = Arc::new(Clients::new(2, 0));
         let a1 = c.connect(key("127.0.0.2")).unwrap();
         let _a2 = c.connect(key("127.0.0.2")).unwrap();
         assert!(c.connect(key("127.0.0.2")).is_none());
@@ -179,8 +175,8 @@ mod tests {
 
     #[test]
     fn requests_beyond_the_burst_wait() {
-        let c = Clients::new(0, 1, 3);
-        for _ in 0..3 {
+        let c = Clients::new(0, 2);
+        for _ in 0..4 {
             assert!(c.request(key("::1")).is_ok());
         }
         let wait = c.request(key("::1")).unwrap_err();
@@ -191,7 +187,7 @@ mod tests {
 
     #[test]
     fn no_limit_when_zero() {
-        let c = Arc::new(Clients::new(0, 0, 0));
+        let c = Arc::new(Clients::new(0, 0));
         let slots: Vec<_> = (0..1000).map(|_| c.connect(key("10.0.0.1"))).collect();
         assert!(slots.iter().all(Option::is_some));
         assert!((0..1000).all(|_| c.request(key("10.0.0.1")).is_ok()));

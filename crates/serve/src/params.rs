@@ -46,13 +46,10 @@ pub const MAX_CONNECTIONS: usize = 512;
 pub const CLIENT_CONNECTIONS: usize = 64;
 
 /// Requests per second one client may send, on average; more are answered 429
-/// with `Retry-After`. An arbiter's page sends a few per move; a tournament program
+/// with `Retry-After`. Bursts of twice as many pass (loading the page, a batch of
+/// rulings). An arbiter's page sends a few per move; a tournament program
 /// judging every move of 50 boards about 50 per second.
 pub const CLIENT_RATE: u32 = 200;
-
-/// Requests one client may send in a burst above [`CLIENT_RATE`] (loading the page,
-/// a batch of rulings).
-pub const CLIENT_BURST: u32 = 400;
 
 /// Time the server waits for a client to take the next piece of an answer; a
 /// client that reads nothing for this long (or pipelines requests and never reads)

@@ -27,9 +27,9 @@ use crate::api::{self, AppState};
 use crate::config::ServeConfig;
 use crate::error::{ApiError, ServeError};
 use crate::guard::{ClientKey, Clients};
-use crate::wire::JsonRefusals;
 use crate::page;
 use crate::params;
+use crate::wire::JsonRefusals;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Request};
@@ -135,7 +135,6 @@ impl Server {
         let clients = Arc::new(Clients::new(
             self.config.client_connections,
             self.config.client_rate,
-            params::CLIENT_BURST,
         ));
         let app = router_for(&self.config, clients.clone(), addr)?;
         let sweeper = tokio::spawn({
@@ -243,13 +242,11 @@ impl Drop for Running {
 pub fn check_config(config: &ServeConfig) -> Result<(), ServeError> {
     if let Some(origin) = config.cors_origin.as_deref() {
         let ok = HeaderValue::from_str(origin).is_ok()
-            && origin
-                .split_once("://")
-                .is_some_and(|(scheme, rest)| {
-                    matches!(scheme, "http" | "https")
-                        && !rest.is_empty()
-                        && !rest.contains(['/', '?', '#', ' ', '*'])
-                });
+            && origin.split_once("://").is_some_and(|(scheme, rest)| {
+                matches!(scheme, "http" | "https")
+                    && !rest.is_empty()
+                    && !rest.contains(['/', '?', '#', ' ', '*'])
+            });
         if !ok {
             return Err(ServeError::BadOrigin(origin.to_string()));
         }
@@ -347,17 +344,15 @@ fn router_for(
 /// builds them (for tests that drive the router without a socket; every request
 /// counts as one client, 127.0.0.1).
 pub fn router(config: &ServeConfig) -> Result<Router, ServeError> {
-    let clients = Arc::new(Clients::new(
-        config.client_connections,
-        config.client_rate,
-        params::CLIENT_BURST,
-    ));
+    let clients = Arc::new(Clients::new(config.client_connections, config.client_rate));
     let loopback = ClientKey::of(std::net::Ipv4Addr::LOCALHOST.into());
     let app = router_for(config, clients, config.listen)?;
-    Ok(app.layer(middleware::map_request(move |mut req: Request| async move {
-        req.extensions_mut().get_or_insert(loopback);
-        req
-    })))
+    Ok(app.layer(middleware::map_request(
+        move |mut req: Request| async move {
+            req.extensions_mut().get_or_insert(loopback);
+            req
+        },
+    )))
 }
 
 /// Counts a request against its client's rate: 429 with `Retry-After` beyond it.
@@ -447,7 +442,10 @@ impl Hosts {
     fn allow(&self, host: &str) -> bool {
         let name = if let Some(rest) = host.strip_prefix('[') {
             // An IPv6 literal, `[::1]:8080`.
-            return rest.split(']').next().is_some_and(|ip| ip.parse::<std::net::Ipv6Addr>().is_ok());
+            return rest
+                .split(']')
+                .next()
+                .is_some_and(|ip| ip.parse::<std::net::Ipv6Addr>().is_ok());
         } else {
             match host.rsplit_once(':') {
                 Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
@@ -493,7 +491,9 @@ async fn from_where(hosts: &Hosts, cors: Option<&str>, req: Request, next: Next)
         _ => {}
     }
     if req.method() == Method::POST {
-        let origin = headers.get(header::ORIGIN).map(|v| v.to_str().unwrap_or("null"));
+        let origin = headers
+            .get(header::ORIGIN)
+            .map(|v| v.to_str().unwrap_or("null"));
         let cross = match origin {
             Some(o) => {
                 let same = host.is_some_and(|h| {
@@ -503,10 +503,12 @@ async fn from_where(hosts: &Hosts, cors: Option<&str>, req: Request, next: Next)
                 });
                 !same && cors != Some(o)
             }
-            None => headers
-                .get("sec-fetch-site")
-                .is_some_and(|v| v.as_bytes() == b"cross-site")
-                && cors.is_none(),
+            None => {
+                headers
+                    .get("sec-fetch-site")
+                    .is_some_and(|v| v.as_bytes() == b"cross-site")
+                    && cors.is_none()
+            }
         };
         if cross {
             return ApiError::new(

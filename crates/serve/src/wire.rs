@@ -125,7 +125,9 @@ mod tests {
         let out = String::from_utf8(with_json_body(head).unwrap()).unwrap();
         let (head, body) = out.split_once("\r\n\r\n").unwrap();
         assert!(head.starts_with("HTTP/1.1 431 Request Header Fields Too Large\r\n"));
-        assert!(head.contains("connection: close") && head.contains("content-type: application/json"));
+        assert!(
+            head.contains("connection: close") && head.contains("content-type: application/json")
+        );
         assert!(head.contains(&format!("content-length: {}", body.len())));
         assert_eq!(
             serde_json::from_str::<serde_json::Value>(body).unwrap()["error"],

@@ -132,7 +132,7 @@ fn judge_refuses_bad_games_naming_the_ply() {
     // A body declared larger than the limit is refused before it is read.
     let mut t = TcpStream::connect(s.addr()).unwrap();
     let head = format!(
-        "POST /api/judge HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n",
+        "POST /api/judge HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n",
         params::MAX_BODY_BYTES + 1
     );
     t.write_all(head.as_bytes()).unwrap();
@@ -187,7 +187,14 @@ fn judge_and_record_read_uploaded_records() {
         &post_bytes(&s, "/api/judge?game=2", "text/plain", pgn.as_bytes()),
         400,
     );
-    assert_refused(&post_bytes(&s, "/api/judge", "text/plain", b"h2e2 zz"), 400);
+    // A record that yields no game: 422 with the reader's reasons.
+    let r = post_bytes(&s, "/api/judge", "text/plain", b"h2e2 zz");
+    assert!(
+        assert_refused(&r, 422)["error"]
+            .as_str()
+            .unwrap()
+            .contains("move 2")
+    );
     assert_refused(&post_bytes(&s, "/api/judge", "text/plain", b"   "), 400);
     assert_refused(
         &post_bytes(
@@ -196,8 +203,24 @@ fn judge_and_record_read_uploaded_records() {
             "application/octet-stream",
             b"XQ\x0a\x00garbage",
         ),
-        400,
+        422,
     );
+    // Random bytes, Big5 and UTF-32 text are not ruled as the start position.
+    let utf32: Vec<u8> = "1. h2e2 h9g7"
+        .chars()
+        .flat_map(|c| (c as u32).to_le_bytes())
+        .collect();
+    for body in [
+        &[0x9f, 0x00, 0xff, 0x13, 0x88, 0xfe, 0x01, 0x7f, 0xc3, 0x28][..],
+        b"\xa8\xae\xa4\x47\xa5\xad\xa4\xad",
+        &utf32,
+    ] {
+        for path in ["/api/judge", "/api/record"] {
+            let r = post_bytes(&s, path, "application/octet-stream", body);
+            let e = assert_refused(&r, 422);
+            assert!(e["error"].as_str().unwrap().len() > 20, "{e}");
+        }
+    }
 
     let r = post_bytes(&s, "/api/record", "application/x-chess-pgn", pgn.as_bytes());
     assert_eq!(r.status, 200, "{}", r.text());
@@ -478,6 +501,143 @@ fn a_token_guards_the_api() {
     c.headers
         .push(("Authorization".into(), "Bearer s3cret".into()));
     assert_eq!(c.get("/api/health").unwrap().status, 200);
+    // The scheme is case-insensitive (RFC 7235).
+    let mut c = connect(&s);
+    c.headers
+        .push(("Authorization".into(), "bearer s3cret".into()));
+    assert_eq!(c.get("/api/health").unwrap().status, 200);
+}
+
+#[test]
+fn only_its_own_names_and_no_cross_site_posts() {
+    let s = server();
+    let raw = |head: &str| {
+        let mut t = TcpStream::connect(s.addr()).unwrap();
+        t.write_all(head.as_bytes()).unwrap();
+        read_to_close(&mut t)
+    };
+    // A page that rebinds its DNS name to 127.0.0.1 still sends its own name.
+    let r = raw("GET /api/health HTTP/1.1\r\nHost: evil.example:8080\r\nConnection: close\r\n\r\n");
+    assert!(r.starts_with("HTTP/1.1 403"), "{r}");
+    assert!(r.contains("--allow-host"), "{r}");
+    for host in ["localhost:8080", "127.0.0.1", "[::1]:8080", "LOCALHOST"] {
+        let r = raw(&format!(
+            "GET /api/health HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        ));
+        assert!(r.starts_with("HTTP/1.1 200"), "{host}: {r}");
+    }
+    let r = raw("GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n");
+    assert!(r.starts_with("HTTP/1.1 400"), "{r}");
+    // A name given with --allow-host is served.
+    let named = start(ServeConfig {
+        allowed_hosts: vec!["arbiter.club.example".into()],
+        ..ServeConfig::ephemeral()
+    });
+    let mut t = TcpStream::connect(named.addr()).unwrap();
+    t.write_all(
+        b"GET /api/health HTTP/1.1\r\nHost: Arbiter.Club.Example:80\r\nConnection: close\r\n\r\n",
+    )
+    .unwrap();
+    assert!(read_to_close(&mut t).starts_with("HTTP/1.1 200"));
+    // Another site's page may not post (a text/plain form needs no preflight),
+    // the server's own page may.
+    let post = |origin: &str| {
+        let mut c = connect(&s);
+        c.headers.push(("Origin".into(), origin.into()));
+        c.request("POST", "/api/judge", "text/plain", b"{\"moves\": \"h2e2\"}")
+            .unwrap()
+    };
+    assert_refused(&post("https://evil.example"), 403);
+    assert_refused(&post("null"), 403);
+    assert_eq!(post(&format!("http://{}", s.addr())).status, 200);
+    let mut c = connect(&s);
+    c.headers
+        .push(("Sec-Fetch-Site".into(), "cross-site".into()));
+    assert_refused(&c.post_json("/api/judge", &json!({})).unwrap(), 403);
+}
+
+#[test]
+fn bad_origins_and_host_names_are_refused_at_start() {
+    for origin in ["club.example", "https://club.example/page", "*", "ftp://x"] {
+        let bad = ServeConfig {
+            cors_origin: Some(origin.into()),
+            ..ServeConfig::ephemeral()
+        };
+        assert!(
+            matches!(Server::bind(bad), Err(ServeError::BadOrigin(_))),
+            "{origin}"
+        );
+    }
+    let bad = ServeConfig {
+        allowed_hosts: vec!["a b".into()],
+        ..ServeConfig::ephemeral()
+    };
+    assert!(matches!(Server::bind(bad), Err(ServeError::BadHost(_))));
+}
+
+#[test]
+fn one_client_cannot_take_every_connection_or_flood_requests() {
+    let s = start(ServeConfig {
+        client_connections: 4,
+        client_rate: 5,
+        ..ServeConfig::ephemeral()
+    });
+    // Four connections are held; the fifth is told so and closed.
+    let held: Vec<TcpStream> = (0..4)
+        .map(|_| TcpStream::connect(s.addr()).unwrap())
+        .collect();
+    let mut fifth = TcpStream::connect(s.addr()).unwrap();
+    let r = read_to_close(&mut fifth);
+    assert!(r.starts_with("HTTP/1.1 429"), "{r}");
+    let body = r.split("\r\n\r\n").nth(1).unwrap();
+    let len: usize = r
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length: "))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(len, body.len());
+    assert!(serde_json::from_str::<Value>(body).unwrap()["error"].is_string());
+    drop(held);
+    // A burst beyond the rate is answered 429 with Retry-After.
+    let mut c = loop {
+        // The server notices the closed connections as it reads them.
+        if let Ok(mut c) = Connection::open(s.addr(), PATIENCE)
+            && c.get("/api/health").is_ok_and(|r| r.status == 200)
+        {
+            break c;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let refused = (0..20)
+        .map(|_| c.get("/api/health").unwrap())
+        .find(|r| r.status == 429)
+        .expect("a burst beyond the rate is refused");
+    assert_refused(&refused, 429);
+    assert!(refused.header("retry-after").is_some());
+}
+
+#[test]
+fn refusals_from_the_http_layer_are_json_too() {
+    let s = server();
+    for head in [
+        format!(
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: {}\r\n\r\n",
+            "a".repeat(20_000)
+        ),
+        "BAD\x01 REQUEST\r\n\r\n".to_string(),
+    ] {
+        let mut t = TcpStream::connect(s.addr()).unwrap();
+        t.write_all(head.as_bytes()).unwrap();
+        let r = read_to_close(&mut t);
+        let (head, body) = r.split_once("\r\n\r\n").unwrap();
+        assert!(head.starts_with("HTTP/1.1 4"), "{r}");
+        assert!(head.contains("content-type: application/json"), "{r}");
+        assert!(
+            serde_json::from_str::<Value>(body).unwrap()["error"].is_string(),
+            "{r}"
+        );
+    }
 }
 
 #[test]
@@ -539,7 +699,7 @@ fn slow_and_silent_clients_are_cut_off() {
     let s = start(quick());
     // Slowloris: half a head, then nothing; and a connection that says nothing.
     let mut slow = TcpStream::connect(s.addr()).unwrap();
-    slow.write_all(b"POST /api/judge HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+    slow.write_all(b"POST /api/judge HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
         .unwrap();
     let mut silent = TcpStream::connect(s.addr()).unwrap();
     // Meanwhile others are served.
@@ -549,7 +709,7 @@ fn slow_and_silent_clients_are_cut_off() {
     // A body that stops coming.
     let mut stalled = TcpStream::connect(s.addr()).unwrap();
     stalled
-        .write_all(b"POST /api/judge HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"moves\":")
+        .write_all(b"POST /api/judge HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"moves\":")
         .unwrap();
     let answer = read_to_close(&mut stalled);
     assert!(
@@ -565,7 +725,8 @@ fn slow_and_silent_clients_are_cut_off() {
     let mut big = TcpStream::connect(s.addr()).unwrap();
     let filler = "a".repeat(params::MAX_HEAD_BYTES + 1024);
     let _ = big.write_all(
-        format!("GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: {filler}\r\n\r\n").as_bytes(),
+        format!("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: {filler}\r\n\r\n")
+            .as_bytes(),
     );
     let answer = read_to_close(&mut big);
     assert!(
@@ -582,7 +743,7 @@ fn garbage_on_the_wire_does_not_stop_the_server() {
         &b"\x00\x01\x02\xff\r\n\r\n"[..],
         b"GET\r\n\r\n",
         b"POST /api/judge HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
-        b"POST /api/judge HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+        b"POST /api/judge HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
     ] {
         let mut t = TcpStream::connect(s.addr()).unwrap();
         let _ = t.write_all(junk);

@@ -9,9 +9,9 @@
 //!   `position fen <FEN> moves …`;
 //! * `#` starts a comment to the end of the line.
 
-use super::pgn::MAX_GAME_WORDS;
 use super::game::Game;
 use super::move_error::MoveError;
+use super::pgn::MAX_GAME_WORDS;
 use crate::core::{FenError, Position};
 use std::fmt;
 
