@@ -24,7 +24,11 @@
 //! cargo run --release -p chuhan-serve --example attack -- --chuhan target/release/chuhan [--size full|short] [--phase NAME]...
 //! ```
 
+#[path = "measure/mod.rs"]
+mod measure;
+
 use chuhan_serve::client::Connection;
+use measure::{ms, percentile};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::BTreeMap;
@@ -325,18 +329,6 @@ fn cpu_time(pid: u32) -> Duration {
     // SAFETY: sysconf only reads a system constant.
     let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
     Duration::from_secs_f64((ticks(11) + ticks(12)) as f64 / hz)
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    let i = ((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1;
-    sorted[i]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }
 
 /// `{key ×count, …}` of a tally.

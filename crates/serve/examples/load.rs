@@ -11,7 +11,11 @@
 //! cargo run --release -p chuhan-serve --example load -- --chuhan target/release/chuhan
 //! ```
 
+#[path = "measure/mod.rs"]
+mod measure;
+
 use chuhan_serve::client::Connection;
+use measure::{ms, percentile};
 use serde_json::json;
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -53,18 +57,6 @@ fn rss_kb(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    let i = ((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1;
-    sorted[i]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }
 
 fn main() -> ExitCode {
