@@ -473,10 +473,8 @@ fn bad_lines_get_one_error_each_and_change_nothing() {
             "position startpos moves z9z9",
             "position startpos moves h2e2 h9g7 e2e9 e9e8",
             "position sideways",
-            "go depth x",
-            "go nodes",
-            "go wtime abc",
-            "go depth 3 sideways",
+            // A search's `go` is never refused (see
+            // `every_unreadable_go_value_gets_a_bestmove`); a count is.
             "go perft x",
             "go perft 12",
             "bench 99",
@@ -513,9 +511,102 @@ fn bad_lines_get_one_error_each_and_change_nothing() {
     }
 }
 
+/// Issue 46: a `go` with a value it cannot use still gets a `bestmove`, in both
+/// dialects: a number out of range is clamped, an unreadable or missing value and
+/// an unknown word are left out, each with one warning line, and the search runs
+/// with what remains: at once for a finite limit, after `stop` when no limit is
+/// left.
+#[test]
+fn every_unreadable_go_value_gets_a_bestmove() {
+    // (line, warnings, finite: answers without `stop`)
+    let uci_cases: &[(&str, usize, bool)] = &[
+        ("go depth -5", 1, true),
+        ("go depth 0", 1, true),
+        ("go nodes 18446744073709551616 depth 2", 1, true),
+        ("go nodes -1", 1, true),
+        ("go mate -3", 1, true),
+        ("go movetime -100", 1, true),
+        ("go wtime -100 btime -100", 0, true),
+        (
+            "go wtime 1000 btime 1000 winc -5 binc -5 movestogo -1",
+            3,
+            true,
+        ),
+        ("go movetime 99999999999999999999 depth 2", 1, true),
+        ("go depth 2 searchmoves zz h9g7", 1, true),
+        ("go depth movetime 50", 1, true),
+        ("go depth 3 sideways", 1, true),
+        ("go depth 3.5 nodes 5000", 1, true),
+        ("go depth", 1, false),
+        ("go nodes", 1, false),
+        ("go depth x", 1, false),
+        ("go movetime abc", 1, false),
+        ("go wtime abc btime abc", 2, false),
+        ("go depth 99999999999999999999", 1, false),
+        ("go sideways", 1, false),
+        ("go searchmoves zz", 1, false),
+        ("go infinite depth -1", 1, false),
+    ];
+    let ucci_cases: &[(&str, usize, bool)] = &[
+        ("go depth -5", 1, true),
+        ("go nodes -1", 1, true),
+        ("go time -5", 0, true),
+        ("go time 2000 increment x", 1, true),
+        ("go time 2000 movestogo -3 opptime y", 2, true),
+        ("go movetime -1", 1, true),
+        ("go depth 2 draw sideways", 1, true),
+        ("go time abc", 1, false),
+        ("go depth", 1, false),
+        ("go movetime abc", 1, false),
+        ("go depth infinite nodes -5", 1, false),
+    ];
+    for (mode, cases) in [("uci", uci_cases), ("ucci", ucci_cases)] {
+        let (mut d, warning) = if mode == "uci" {
+            (uci(), "info string warning: go: ")
+        } else {
+            (ucci(), "info message warning: go: ")
+        };
+        // Searches, not book moves.
+        d.send(if mode == "uci" {
+            "setoption name OwnBook value false"
+        } else {
+            "setoption usebook false"
+        });
+        d.send("position startpos moves h2e2");
+        for &(go, warnings, finite) in cases {
+            d.send(go);
+            let mut lines = Vec::new();
+            if !finite {
+                lines = d.sync();
+                assert!(
+                    lines.iter().all(|l| !l.starts_with("bestmove")),
+                    "{mode} {go}: no limit is left, so no answer before stop: {lines:?}"
+                );
+                d.send("stop");
+            }
+            lines.extend(d.until(|l| l.starts_with("bestmove") || l == "nobestmove"));
+            let best = lines.pop().unwrap();
+            assert_legal("startpos", &["h2e2"], &best);
+            let other: Vec<&String> = lines
+                .iter()
+                .filter(|l| !l.starts_with("info depth"))
+                .collect();
+            assert_eq!(other.len(), warnings, "{mode} {go}: {lines:?}");
+            assert!(
+                other.iter().all(|l| l.starts_with(warning)),
+                "{mode} {go}: {lines:?}"
+            );
+        }
+        // Nothing is left over: the next command is answered at once.
+        assert_eq!(d.sync(), Vec::<String>::new(), "{mode}");
+    }
+}
+
 #[test]
 fn garbage_bytes_never_hurt() {
     let mut d = uci();
+    // A `go` below searches (not a book move) until `stop`.
+    d.send("setoption name OwnBook value false");
     let mut junk: Vec<Vec<u8>> = vec![
         b"\xff\xfe\xfd\n".to_vec(),
         b"\x00\x01\x02 gogo\n".to_vec(),
@@ -544,9 +635,22 @@ fn garbage_bytes_never_hurt() {
         junk.push(line);
     }
     for j in &junk {
+        let line = String::from_utf8_lossy(j);
         d.send_bytes(j);
-        let out = d.sync();
-        assert!(out.len() <= 1, "{:?}: {out:?}", String::from_utf8_lossy(j));
+        let mut out = d.sync();
+        if line.starts_with("go ") {
+            // A search's `go` is read leniently: a warning, then a search (here
+            // one that only `stop` ends) and its bestmove.
+            d.send("stop");
+            out.extend(d.until_prefix("bestmove"));
+            let best = out.pop().unwrap();
+            assert_legal("startpos", &[], &best);
+            out.retain(|l| !l.starts_with("info depth"));
+            assert_eq!(out.len(), 1, "{line:?}: {out:?}");
+            assert!(out[0].starts_with("info string warning: go: "), "{out:?}");
+            continue;
+        }
+        assert!(out.len() <= 1, "{line:?}: {out:?}");
         assert!(out.iter().all(|l| l.starts_with("info string")), "{out:?}");
     }
     d.send("position startpos");
@@ -611,14 +715,23 @@ fn batch_mode_answers_before_reading_on() {
 fn no_legal_move_per_dialect() {
     // Black is mated.
     let fen = "R2k5/R8/9/9/9/9/9/9/9/4K4 b";
-    let mut d = uci();
-    d.send(&format!("position fen {fen}"));
-    d.send("go depth 3");
-    assert_eq!(d.bestmove(), "bestmove (none)");
-    let mut d = ucci();
-    d.send(&format!("position fen {fen}"));
-    d.send("go depth 3");
-    assert_eq!(d.bestmove(), "nobestmove");
+    for (mut d, answer) in [(uci(), "bestmove (none)"), (ucci(), "nobestmove")] {
+        d.send(&format!("position fen {fen}"));
+        // Also with limits read leniently (issue 46), bounded or not.
+        for go in ["go depth 3", "go depth -5", "go nodes 18446744073709551616"] {
+            d.send(go);
+            assert_eq!(d.bestmove(), answer, "{go}");
+        }
+        for go in ["go infinite", "go depth x"] {
+            d.send(go);
+            d.send("stop");
+            assert_eq!(d.bestmove(), answer, "{go}");
+            // The answer may come before `stop` (nothing to search): then UCCI
+            // answers the idle `stop` with one more `nobestmove`.
+            let rest = d.sync();
+            assert!(rest.iter().all(|l| l == "nobestmove"), "{go}: {rest:?}");
+        }
+    }
 }
 
 #[test]
@@ -975,6 +1088,12 @@ fn echoed_values_are_cut() {
     let huge = "q".repeat(900_000);
     for mode in ["uci", "ucci"] {
         let mut d = if mode == "uci" { uci() } else { ucci() };
+        // Searches, not book moves: a go below searches until `stop`.
+        d.send(if mode == "uci" {
+            "setoption name OwnBook value false"
+        } else {
+            "setoption usebook false"
+        });
         for (line, echoed) in [
             (format!("setoption name {huge} value 1"), true),
             (format!("setoption name Hash value {huge}"), true),
@@ -989,7 +1108,16 @@ fn echoed_values_are_cut() {
             (format!("judge rules {huge}"), true),
         ] {
             d.send(&line);
-            let out = d.sync();
+            let mut out = d.sync();
+            if line.starts_with("go ") {
+                // A warning, not a refusal: the search runs (until `stop`, as no
+                // limit is left) and answers.
+                d.send("stop");
+                out.extend(d.until_prefix("bestmove"));
+                out.pop();
+                out.retain(|l| !l.starts_with("info depth"));
+                assert!(out[0].contains("warning: go: "), "{mode}: {}", out[0]);
+            }
             assert_eq!(out.len(), 1, "{mode}: {}", &line[..30]);
             assert!(out[0].len() < 300, "{mode}: {}", out[0]);
             assert!(!out[0].contains(&"q".repeat(41)), "{mode}: {}", out[0]);
@@ -1142,5 +1270,44 @@ fn two_threads_reach_the_depth_asked_for() {
                 );
             }
         }
+    }
+}
+
+/// Issue 46: a hash beyond the memory available is refused before allocating, in
+/// both dialects: one error line, the table kept, and `isready` answered at once.
+/// (Checked only where the largest hash would not fit: elsewhere it would take
+/// 32 GB.)
+#[test]
+fn a_hash_beyond_the_memory_available_is_refused() {
+    use chuhan_engine::search::memory::{available_mb, check_hash};
+    use chuhan_engine::search::searcher::MAX_HASH_MB;
+    if check_hash(MAX_HASH_MB, 64, available_mb()).is_ok() {
+        return;
+    }
+    for (mut d, set, prefix) in [
+        (
+            uci(),
+            format!("setoption name Hash value {MAX_HASH_MB}"),
+            "info string error: ",
+        ),
+        (
+            ucci(),
+            format!("setoption hashsize {MAX_HASH_MB}"),
+            "info message error: ",
+        ),
+    ] {
+        d.send(&set);
+        let out = d.sync();
+        assert_eq!(out.len(), 1, "{out:?}");
+        let text = out[0].strip_prefix(prefix).expect("an error line");
+        assert!(
+            text.starts_with(&format!("Hash {MAX_HASH_MB} MB refused: only "))
+                && text.ends_with("; keeping 64 MB"),
+            "{text}"
+        );
+        // The engine plays on with its table.
+        d.send("position startpos moves h2e2");
+        d.send("go depth 2");
+        assert_legal("startpos", &["h2e2"], &d.bestmove());
     }
 }

@@ -128,10 +128,12 @@ impl Pool {
             std::thread::Builder::new()
                 .name(format!("analysis-{i}"))
                 .spawn(move || {
-                    let mut engine = Engine::new();
-                    // A fresh engine takes these options; an error would leave the
-                    // defaults, which serve as well.
-                    let _ = engine.set_option(EngineOption::Hash(params::ANALYSIS_HASH_MB));
+                    // The small table at once (never the default one first), or the
+                    // default when even that much memory is not free now.
+                    let mut engine = Engine::with_hash_mb(params::ANALYSIS_HASH_MB)
+                        .unwrap_or_else(|_| Engine::new());
+                    // A fresh engine takes this option; an error would leave the
+                    // default, which serves as well.
                     let _ = engine.set_option(EngineOption::UseBook(false));
                     for job in rx.iter() {
                         // A client that went away while its job waited is not

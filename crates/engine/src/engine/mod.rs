@@ -87,10 +87,30 @@ impl Engine {
     /// [`EngineOption::BookFiles`]), one thread and
     /// [`crate::search::searcher::DEFAULT_HASH_MB`] of hash.
     pub fn new() -> Engine {
+        Engine::with_searcher(Searcher::new())
+    }
+
+    /// An idle engine like [`Engine::new`] but with `mb` megabytes of hash (0: the
+    /// default), allocated once at that size: a service running several small
+    /// engines never holds the default table of each first. Refused, as
+    /// [`EngineOption::Hash`] is, beyond
+    /// [`crate::search::searcher::MAX_HASH_MB`] or the memory available
+    /// ([`crate::search::memory`]).
+    ///
+    /// ```
+    /// use chuhan_engine::engine::Engine;
+    /// let engine = Engine::with_hash_mb(4).unwrap();
+    /// assert_eq!(engine.hash_mb(), 4);
+    /// assert!(Engine::with_hash_mb(1 << 40).is_err());
+    /// ```
+    pub fn with_hash_mb(mb: usize) -> Result<Engine, EngineError> {
+        Ok(Engine::with_searcher(Searcher::with_hash_mb(mb)?))
+    }
+
+    fn with_searcher(mut search: Searcher) -> Engine {
         let clock = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
-        let mut search = Searcher::new();
         // The defaults of `EvalFile` (the built-in net) and `UseNNUE` (on). Only a
         // build that embedded a damaged net has none: it plays with the
         // hand-written evaluation, and `EvalFile builtin` says why.
@@ -219,6 +239,11 @@ impl Engine {
     /// The search settings in force (changed by [`Engine::set_option`]).
     pub fn settings(&self) -> &Settings {
         self.search.settings()
+    }
+
+    /// The size of the hash (the transposition table) in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.search.hash_mb()
     }
 
     /// Number of search threads.
@@ -371,6 +396,58 @@ mod tests {
         for (file, _) in cases.iter().take(2) {
             std::fs::remove_file(file).unwrap();
         }
+    }
+
+    /// An engine built with a small hash has that table from the start and
+    /// plays; a size beyond the limit or the memory available is refused, and a
+    /// refused resize keeps the table.
+    #[test]
+    fn hash_size_at_construction_and_refusals() {
+        use crate::search::memory::{available_mb, check_hash};
+        use crate::search::searcher::{DEFAULT_HASH_MB, MAX_HASH_MB, SearchError};
+        let mut engine = Engine::with_hash_mb(2).unwrap();
+        assert_eq!(engine.hash_mb(), 2);
+        assert!(engine.search(Limits::depth(3)).unwrap().best.is_some());
+        assert_eq!(Engine::with_hash_mb(0).unwrap().hash_mb(), DEFAULT_HASH_MB);
+        assert!(matches!(
+            Engine::with_hash_mb(MAX_HASH_MB + 1),
+            Err(EngineError::Search(SearchError::BadValue(_)))
+        ));
+        // The largest table is refused before allocating wherever it would not
+        // fit (not tried where it would: it would take 32 GB).
+        if check_hash(MAX_HASH_MB, 2, available_mb()).is_err() {
+            let err = engine
+                .set_option(EngineOption::Hash(MAX_HASH_MB))
+                .unwrap_err();
+            assert!(
+                matches!(
+                    err,
+                    EngineError::Search(SearchError::NotEnoughMemory {
+                        asked: MAX_HASH_MB,
+                        kept: Some(2),
+                        ..
+                    })
+                ),
+                "{err:?}"
+            );
+            let text = err.to_string();
+            assert!(
+                text.starts_with("Hash 32768 MB refused: only ")
+                    && text.ends_with("; keeping 2 MB"),
+                "{text}"
+            );
+            assert_eq!(engine.hash_mb(), 2);
+            assert!(matches!(
+                Engine::with_hash_mb(MAX_HASH_MB),
+                Err(EngineError::Search(SearchError::NotEnoughMemory {
+                    kept: None,
+                    ..
+                }))
+            ));
+        }
+        // Shrinking is never refused.
+        engine.set_option(EngineOption::Hash(1)).unwrap();
+        assert_eq!(engine.hash_mb(), 1);
     }
 
     /// With a net and `UseNnue` the search evaluates with the net (another tree

@@ -1,7 +1,9 @@
 //! The command model: one parser for both dialects turning a text line into a
 //! [`Command`], or a [`ParseError`] that names what was wrong. Parsing validates
 //! everything (FEN, every move in order, numbers), so a rejected line changes
-//! nothing.
+//! nothing. The one exception is a search's `go`: a GUI waits for its `bestmove`
+//! whatever it sent, so its limits are read leniently and each fix-up is a
+//! [`GoWarning`] instead of a refusal.
 
 use crate::core::{Color, FenError, FenNote, Move, Position, Validation};
 use crate::echo::{echo, keep};
@@ -31,8 +33,9 @@ pub enum Command {
     Position(Box<Position>, Vec<FenNote>),
     /// `banmoves m1 m2 …`.
     BanMoves(Vec<Move>),
-    /// `go …`.
-    Go(Box<Limits>),
+    /// `go …`: the limits of the search, and what the parser fixed up or left out
+    /// of them (a search always runs; see [`GoWarning`]).
+    Go(Box<Limits>, Vec<GoWarning>),
     /// `go perft N`.
     Perft(u32),
     /// `ponderhit [draw]`.
@@ -196,10 +199,109 @@ fn number<T: std::str::FromStr>(key: &str, w: Option<&&str>) -> Result<T, ParseE
     })
 }
 
-/// A time value in ms: negative clock readings (a flag fell) count as 0.
-fn millis(key: &str, w: Option<&&str>, scale: u64) -> Result<u64, ParseError> {
-    let v: i64 = number(key, w)?;
-    Ok((v.max(0) as u64).saturating_mul(scale))
+/// Deepest `go depth` taken as asked (the search stops at its own ply limit
+/// anyway); a deeper one is clamped to it with a [`GoWarning`].
+pub const MAX_GO_DEPTH: u32 = 1000;
+
+/// A part of a `go` line that the parser fixed up or left out. A `go` is never
+/// refused for its limits: the search runs with what remains (no limit left means
+/// until `stop`), so that a GUI always gets its `bestmove`. The session shows each
+/// warning as one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoWarning {
+    /// A number beyond its keyword's range, replaced by the nearest value in it.
+    Clamped {
+        /// The keyword.
+        key: String,
+        /// The number as given.
+        text: String,
+        /// The value used instead.
+        to: u64,
+    },
+    /// A keyword followed by something that is not a whole number: the keyword is
+    /// ignored.
+    NotANumber {
+        /// The keyword.
+        key: String,
+        /// What followed it.
+        text: String,
+    },
+    /// A keyword without its value (at the end of the line or before another
+    /// keyword): ignored.
+    NoValue(String),
+    /// A word of a `searchmoves` list that is not a move: ignored.
+    BadMove(String),
+    /// A word that means nothing in `go`: ignored.
+    Unexpected(String),
+}
+
+impl fmt::Display for GoWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GoWarning::Clamped { key, text, to } => {
+                write!(f, "go: {key} {} is out of range; using {to}", echo(text))
+            }
+            GoWarning::NotANumber { key, text } => {
+                write!(f, "go: {key} needs a number, not {}; ignored", echo(text))
+            }
+            GoWarning::NoValue(key) => write!(f, "go: {key} without a value; ignored"),
+            GoWarning::BadMove(w) => {
+                write!(f, "go: searchmoves {} is not a move; ignored", echo(w))
+            }
+            GoWarning::Unexpected(w) => write!(f, "go: unexpected {}; ignored", echo(w)),
+        }
+    }
+}
+
+/// The whole number `text` spells (an optional sign and decimal digits),
+/// saturated to the range of `i128` so that any run of digits reads as a number
+/// however long; `None` if `text` is not a whole number.
+fn integer(text: &str) -> Option<i128> {
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(text.parse::<i128>().unwrap_or(if text.starts_with('-') {
+        i128::MIN
+    } else {
+        i128::MAX
+    }))
+}
+
+/// The value of a numeric `go` keyword within `min..=max`. A number out of range
+/// is clamped into it with a warning; a missing or unreadable value gives `None`
+/// with a warning. A negative clock reading (`negative_is_min`: the flag fell) is
+/// taken as `min` without a warning, as GUIs send it.
+fn ranged(
+    key: &str,
+    arg: Option<&str>,
+    (min, max): (u64, u64),
+    negative_is_min: bool,
+    warnings: &mut Vec<GoWarning>,
+) -> Option<u64> {
+    let Some(text) = arg else {
+        warnings.push(GoWarning::NoValue(key.to_string()));
+        return None;
+    };
+    let Some(n) = integer(text) else {
+        warnings.push(GoWarning::NotANumber {
+            key: key.to_string(),
+            text: short(text),
+        });
+        return None;
+    };
+    if n < 0 && negative_is_min {
+        return Some(min);
+    }
+    let v = n.clamp(i128::from(min), i128::from(max));
+    if v != n {
+        warnings.push(GoWarning::Clamped {
+            key: key.to_string(),
+            text: short(text),
+            to: v as u64,
+        });
+    }
+    Some(v as u64)
 }
 
 const GO_KEYWORDS: &[&str] = &[
@@ -224,77 +326,111 @@ const GO_KEYWORDS: &[&str] = &[
     "perft",
 ];
 
-/// Parses the words after `go`.
+fn is_go_keyword(w: &str) -> bool {
+    GO_KEYWORDS.contains(&w.to_ascii_lowercase().as_str())
+}
+
+/// Parses the words after `go perft`: strict, since a count is not a search and
+/// a GUI waits for no `bestmove` after it.
+fn parse_perft(words: &[&str]) -> Result<Command, ParseError> {
+    let d: u32 = number("perft", words.first())?;
+    // The daemon counts synchronously; deeper counts belong to `chuhan perft`,
+    // which can run for hours without blocking a GUI.
+    if d > MAX_DAEMON_PERFT {
+        return Err(ParseError::TooDeep {
+            max: MAX_DAEMON_PERFT,
+        });
+    }
+    if let Some(w) = words.get(1) {
+        return Err(ParseError::Unexpected(short(w)));
+    }
+    Ok(Command::Perft(d))
+}
+
+/// Parses the words after `go`. Only `go perft` can fail; a search's limits are
+/// read leniently (see [`GoWarning`]): a number out of range is clamped, an
+/// unreadable or missing value and an unknown word are left out, each with a
+/// warning.
+///
+/// ```
+/// use chuhan_engine::core::Color;
+/// use chuhan_engine::protocol::command::{parse_go, Command, GoWarning, ParseContext};
+/// let ctx = ParseContext { usemillisec: true, side: Color::Red };
+/// let Ok(Command::Go(limits, warnings)) = parse_go(&["depth", "-5"], &ctx) else { panic!() };
+/// assert_eq!(limits.depth, Some(1));
+/// assert_eq!(warnings[0].to_string(), "go: depth '-5' is out of range; using 1");
+/// ```
 pub fn parse_go(words: &[&str], ctx: &ParseContext) -> Result<Command, ParseError> {
+    if words
+        .first()
+        .is_some_and(|w| w.eq_ignore_ascii_case("perft"))
+    {
+        return parse_perft(&words[1..]);
+    }
     let mut l = Limits::default();
+    let mut warnings = Vec::new();
     let scale = if ctx.usemillisec { 1 } else { 1000 };
     let (mut own_time, mut own_inc, mut mtg) = (None, None, None);
     let (mut wtime, mut btime, mut winc, mut binc) = (None, None, None, None);
     let mut i = 0;
     while i < words.len() {
-        let key = words[i].to_ascii_lowercase();
-        let arg = words.get(i + 1);
-        i += 2;
+        let word = words[i];
+        let key = word.to_ascii_lowercase();
+        i += 1;
         match key.as_str() {
-            "ponder" => {
-                l.ponder = true;
-                i -= 1;
-            }
-            "draw" => {
-                l.draw_offered = true;
-                i -= 1;
-            }
-            "infinite" => {
+            "ponder" => l.ponder = true,
+            "draw" => l.draw_offered = true,
+            "infinite" => l.infinite = true,
+            "depth"
+                if words
+                    .get(i)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("infinite")) =>
+            {
                 l.infinite = true;
-                i -= 1;
-            }
-            "depth" => {
-                if arg.is_some_and(|a| a.eq_ignore_ascii_case("infinite")) {
-                    l.infinite = true;
-                } else {
-                    l.depth = Some(number::<u32>(&key, arg)?.min(1000) as i32);
-                }
-            }
-            "nodes" => l.nodes = Some(number(&key, arg)?),
-            "mate" => l.mate = Some(number(&key, arg)?),
-            "movetime" => l.movetime = Some(millis(&key, arg, 1)?),
-            "time" => own_time = Some(millis(&key, arg, scale)?),
-            "increment" => own_inc = Some(millis(&key, arg, scale)?),
-            "movestogo" => mtg = Some(number::<u64>(&key, arg)?),
-            "opptime" | "oppincrement" => {
-                millis(&key, arg, scale)?;
-            }
-            "oppmovestogo" => {
-                number::<u64>(&key, arg)?;
-            }
-            "wtime" => wtime = Some(millis(&key, arg, 1)?),
-            "btime" => btime = Some(millis(&key, arg, 1)?),
-            "winc" => winc = Some(millis(&key, arg, 1)?),
-            "binc" => binc = Some(millis(&key, arg, 1)?),
-            "perft" => {
-                let d: u32 = number(&key, arg)?;
-                // The daemon counts synchronously; deeper counts belong to
-                // `chuhan perft`, which can run for hours without blocking a GUI.
-                if d > MAX_DAEMON_PERFT {
-                    return Err(ParseError::TooDeep {
-                        max: MAX_DAEMON_PERFT,
-                    });
-                }
-                if words.len() > 2 {
-                    return Err(ParseError::Unexpected(short(words[2])));
-                }
-                return Ok(Command::Perft(d));
+                i += 1;
             }
             "searchmoves" => {
-                i -= 1;
-                while i < words.len()
-                    && !GO_KEYWORDS.contains(&words[i].to_ascii_lowercase().as_str())
-                {
-                    l.searchmoves.push(parse_move(words[i])?);
+                while let Some(&w) = words.get(i).filter(|w| !is_go_keyword(w)) {
+                    match parse_move(w) {
+                        Ok(m) => l.searchmoves.push(m),
+                        Err(_) => warnings.push(GoWarning::BadMove(short(w))),
+                    }
                     i += 1;
                 }
             }
-            _ => return Err(ParseError::Unexpected(short(words[i - 2]))),
+            k @ ("depth" | "nodes" | "mate" | "movetime" | "time" | "increment" | "movestogo"
+            | "opptime" | "oppincrement" | "oppmovestogo" | "wtime" | "btime" | "winc"
+            | "binc") => {
+                // A keyword in the value's place is the next limit, not a value.
+                let arg = words.get(i).copied().filter(|w| !is_go_keyword(w));
+                i += usize::from(arg.is_some());
+                let range = match k {
+                    "depth" => (1, u64::from(MAX_GO_DEPTH)),
+                    "mate" => (1, u64::from(u32::MAX)),
+                    _ => (0, u64::MAX),
+                };
+                let clock_reading = matches!(k, "time" | "opptime" | "wtime" | "btime");
+                let Some(v) = ranged(k, arg, range, clock_reading, &mut warnings) else {
+                    continue;
+                };
+                let secs = v.saturating_mul(scale);
+                match k {
+                    "depth" => l.depth = Some(v as i32),
+                    "nodes" => l.nodes = Some(v),
+                    "mate" => l.mate = Some(v as u32),
+                    "movetime" => l.movetime = Some(v),
+                    "time" => own_time = Some(secs),
+                    "increment" => own_inc = Some(secs),
+                    "movestogo" => mtg = Some(v),
+                    "wtime" => wtime = Some(v),
+                    "btime" => btime = Some(v),
+                    "winc" => winc = Some(v),
+                    "binc" => binc = Some(v),
+                    // The opponent's clock: read (and checked), not used.
+                    _ => {}
+                }
+            }
+            _ => warnings.push(GoWarning::Unexpected(short(word))),
         }
     }
     let (time, inc) = match ctx.side {
@@ -310,7 +446,7 @@ pub fn parse_go(words: &[&str], ctx: &ParseContext) -> Result<Command, ParseErro
             moves_to_go: mtg.filter(|&m| m > 0),
         });
     }
-    Ok(Command::Go(Box::new(l)))
+    Ok(Command::Go(Box::new(l), warnings))
 }
 
 /// Parses one line. Empty lines give `Ok(None)`.
@@ -414,11 +550,19 @@ mod tests {
         side: Color::Red,
     };
 
-    fn go(line: &str, ctx: &ParseContext) -> Limits {
+    /// The limits of a `go` line and its warnings as the session shows them.
+    fn go_warned(line: &str, ctx: &ParseContext) -> (Limits, Vec<String>) {
         match parse(line, ctx).unwrap().unwrap() {
-            Command::Go(l) => *l,
+            Command::Go(l, w) => (*l, w.iter().map(|w| w.to_string()).collect()),
             c => panic!("{c:?}"),
         }
+    }
+
+    /// The limits of a `go` line read without a warning.
+    fn go(line: &str, ctx: &ParseContext) -> Limits {
+        let (l, w) = go_warned(line, ctx);
+        assert!(w.is_empty(), "{line}: {w:?}");
+        l
     }
 
     #[test]
@@ -482,11 +626,176 @@ mod tests {
         assert_eq!(l.depth, Some(3));
         assert_eq!(go("go wtime -50", &CTX).clock.unwrap().time_ms, 0);
         assert_eq!(parse("go perft 3", &CTX), Ok(Some(Command::Perft(3))));
-        assert!(parse("go depth x", &CTX).is_err());
-        assert!(parse("go nodes", &CTX).is_err());
-        assert!(parse("go sideways", &CTX).is_err());
         assert!(parse("go perft 9", &CTX).is_err());
+        assert!(parse("go perft x", &CTX).is_err());
+        assert!(parse("go perft 2 depth 3", &CTX).is_err());
         assert!(parse("bench 40", &CTX).is_err());
+    }
+
+    /// A `go` is never refused for its limits: out of range is clamped, the
+    /// unreadable, the missing and the unknown are left out, one warning each.
+    #[test]
+    fn go_is_lenient() {
+        let secs = ParseContext {
+            usemillisec: false,
+            side: Color::Red,
+        };
+        let cases: &[(&str, &ParseContext, Limits, &[&str])] = &[
+            (
+                "go depth -5",
+                &CTX,
+                Limits::depth(1),
+                &["go: depth '-5' is out of range; using 1"],
+            ),
+            (
+                "go depth 0",
+                &CTX,
+                Limits::depth(1),
+                &["go: depth '0' is out of range; using 1"],
+            ),
+            (
+                "go depth 99999999999999999999999999999999999999999999",
+                &CTX,
+                Limits::depth(MAX_GO_DEPTH as i32),
+                &[
+                    "go: depth '9999999999999999999999999999999999999999…' is out of range; using 1000",
+                ],
+            ),
+            (
+                "go nodes 18446744073709551616",
+                &CTX,
+                Limits {
+                    nodes: Some(u64::MAX),
+                    ..Limits::default()
+                },
+                &["go: nodes '18446744073709551616' is out of range; using 18446744073709551615"],
+            ),
+            (
+                "go nodes -1 depth 4",
+                &CTX,
+                Limits {
+                    nodes: Some(0),
+                    depth: Some(4),
+                    ..Limits::default()
+                },
+                &["go: nodes '-1' is out of range; using 0"],
+            ),
+            (
+                "go mate -2",
+                &CTX,
+                Limits {
+                    mate: Some(1),
+                    ..Limits::default()
+                },
+                &["go: mate '-2' is out of range; using 1"],
+            ),
+            (
+                "go movetime -100",
+                &CTX,
+                Limits {
+                    movetime: Some(0),
+                    ..Limits::default()
+                },
+                &["go: movetime '-100' is out of range; using 0"],
+            ),
+            (
+                "go depth",
+                &CTX,
+                Limits::default(),
+                &["go: depth without a value; ignored"],
+            ),
+            (
+                "go movetime abc",
+                &CTX,
+                Limits::default(),
+                &["go: movetime needs a number, not 'abc'; ignored"],
+            ),
+            (
+                "go depth 2.5 nodes 1e6",
+                &CTX,
+                Limits::default(),
+                &[
+                    "go: depth needs a number, not '2.5'; ignored",
+                    "go: nodes needs a number, not '1e6'; ignored",
+                ],
+            ),
+            (
+                "go depth movetime 100",
+                &CTX,
+                Limits {
+                    movetime: Some(100),
+                    ..Limits::default()
+                },
+                &["go: depth without a value; ignored"],
+            ),
+            (
+                "go depth 3 sideways",
+                &CTX,
+                Limits::depth(3),
+                &["go: unexpected 'sideways'; ignored"],
+            ),
+            (
+                "go depth 3 perft 2",
+                &CTX,
+                Limits::depth(3),
+                &[
+                    "go: unexpected 'perft'; ignored",
+                    "go: unexpected '2'; ignored",
+                ],
+            ),
+            (
+                "go searchmoves h2e2 zz depth 2",
+                &CTX,
+                Limits {
+                    searchmoves: vec!["h2e2".parse().unwrap()],
+                    ..Limits::depth(2)
+                },
+                &["go: searchmoves 'zz' is not a move; ignored"],
+            ),
+            (
+                "go wtime 1000 winc -5 movestogo -3",
+                &CTX,
+                Limits {
+                    clock: Some(Clock {
+                        time_ms: 1000,
+                        increment_ms: 0,
+                        moves_to_go: None,
+                    }),
+                    ..Limits::default()
+                },
+                &[
+                    "go: winc '-5' is out of range; using 0",
+                    "go: movestogo '-3' is out of range; using 0",
+                ],
+            ),
+            (
+                "go time 99999999999999999999 opptime x",
+                &secs,
+                Limits {
+                    clock: Some(Clock {
+                        time_ms: u64::MAX,
+                        increment_ms: 0,
+                        moves_to_go: None,
+                    }),
+                    ..Limits::default()
+                },
+                &[
+                    "go: time '99999999999999999999' is out of range; using 18446744073709551615",
+                    "go: opptime needs a number, not 'x'; ignored",
+                ],
+            ),
+        ];
+        for (line, ctx, limits, warnings) in cases {
+            let (l, w) = go_warned(line, ctx);
+            assert_eq!(&l, limits, "{line}");
+            assert_eq!(w, *warnings, "{line}");
+        }
+        // A negative clock reading is a fallen flag, not a mistake: no warning.
+        assert_eq!(
+            go("go wtime -100 btime -100", &CTX).clock.unwrap().time_ms,
+            0
+        );
+        assert_eq!(go("go depth +7", &CTX).depth, Some(7));
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! in UCCI `batch` mode a search hears only `stop` and `quit`, and the other lines
 //! wait for its answer. The end of the input ends the daemon, whatever it is doing
 //! (a running search is stopped and answers first). Every rejected line gets
-//! exactly one error line and changes nothing.
+//! exactly one error line and changes nothing. A `go` is not rejected for its
+//! limits: what it could not read gets one warning line each and the search runs
+//! with the rest, so a GUI always gets its `bestmove`.
 //!
 //! The protocol is where text lives: [`command`] parses a line into a [`Command`]
 //! (validated: a position with every move checked, the limits of a `go`);
@@ -281,7 +283,12 @@ impl Session {
                     self.error(&e.to_string());
                 }
             }
-            Command::Go(limits) => self.go(*limits),
+            Command::Go(limits, warnings) => {
+                for w in warnings {
+                    self.note(&format!("warning: {w}"));
+                }
+                self.go(*limits);
+            }
             Command::Perft(d) => {
                 if self.thinking() {
                     self.error("the engine is thinking; send stop first");

@@ -13,7 +13,8 @@
 //! Layout: [`searcher`] (the threads and their tables), [`worker`] (alpha-beta),
 //! [`picker`] (staged move ordering), [`history`], [`see`], [`tt`], [`repetition`]
 //! (history-dependent verdicts: the seam for the 棋例 rules), [`time`], [`limits`],
-//! [`measure`] (branching factor, time to depth, mate suite),
+//! [`measure`] (branching factor, time to depth, mate suite), [`memory`] (what
+//! the machine can give the TT),
 //! [`settings`], [`event`], [`score`], [`bench`](mod@bench), and [`params`] with every
 //! tunable.
 
@@ -22,6 +23,7 @@ pub mod event;
 pub mod history;
 pub mod limits;
 pub mod measure;
+pub mod memory;
 pub mod params;
 pub mod picker;
 pub mod repetition;

@@ -14,6 +14,7 @@ use crate::eval::nnue::Network;
 use crate::search::event::{self, BestMove, Event, Info, Offer};
 use crate::search::history::History;
 use crate::search::limits::Limits;
+use crate::search::memory;
 use crate::search::params::{DRAW_ACCEPT_SCORE, RESIGN_MIN_DEPTH, RESIGN_SCORE};
 use crate::search::repetition::{self, RepetitionFilter};
 use crate::search::score::{INFINITE, Value, mated_in};
@@ -49,8 +50,18 @@ pub enum SearchError {
     NoMemory {
         /// Megabytes asked for.
         asked: usize,
-        /// Megabytes kept.
-        kept: usize,
+        /// Megabytes kept (`None`: no table yet, a searcher being built).
+        kept: Option<usize>,
+    },
+    /// The hash table would not fit in the memory available (checked before
+    /// allocating, see [`memory::check_hash`]); the old size is kept.
+    NotEnoughMemory {
+        /// Megabytes asked for.
+        asked: usize,
+        /// Megabytes of memory available to the table.
+        available: u64,
+        /// Megabytes kept (`None`: no table yet, a searcher being built).
+        kept: Option<usize>,
     },
 }
 
@@ -60,13 +71,57 @@ impl fmt::Display for SearchError {
             SearchError::Busy => write!(f, "the engine is thinking; send stop first"),
             SearchError::BadValue(v) => write!(f, "bad value {}", crate::echo::echo(v)),
             SearchError::NoMemory { asked, kept } => {
-                write!(f, "cannot allocate {asked} MB of hash; keeping {kept} MB")
+                write!(f, "cannot allocate {asked} MB of hash")?;
+                keeping(f, *kept)
+            }
+            SearchError::NotEnoughMemory {
+                asked,
+                available,
+                kept,
+            } => {
+                write!(
+                    f,
+                    "Hash {asked} MB refused: only {available} MB of memory available \
+                     ({} MB must stay free)",
+                    memory::HASH_MARGIN_MB
+                )?;
+                keeping(f, *kept)
             }
         }
     }
 }
 
+/// The end of a hash refusal: the size kept, if there is a table.
+fn keeping(f: &mut fmt::Formatter<'_>, kept: Option<usize>) -> fmt::Result {
+    match kept {
+        Some(mb) => write!(f, "; keeping {mb} MB"),
+        None => Ok(()),
+    }
+}
+
 impl std::error::Error for SearchError {}
+
+/// A hash size in MB as asked (0: [`DEFAULT_HASH_MB`]), checked against
+/// [`MAX_HASH_MB`].
+fn hash_size(mb: usize) -> Result<usize, SearchError> {
+    let mb = if mb == 0 { DEFAULT_HASH_MB } else { mb };
+    if mb > MAX_HASH_MB {
+        return Err(SearchError::BadValue(mb.to_string()));
+    }
+    Ok(mb)
+}
+
+/// Refuses a table of `mb` MB that the memory available would not hold once the
+/// table of `freed` MB (the current one) is gone; the refusal names `kept`.
+fn check_memory(mb: usize, freed: usize, kept: Option<usize>) -> Result<(), SearchError> {
+    memory::check_hash(mb, freed, memory::available_mb()).map_err(|available| {
+        SearchError::NotEnoughMemory {
+            asked: mb,
+            available,
+            kept,
+        }
+    })
+}
 
 struct Job {
     shared: Arc<Shared>,
@@ -97,9 +152,27 @@ impl Searcher {
     /// An idle searcher with default settings, one thread and [`DEFAULT_HASH_MB`]
     /// of hash.
     pub fn new() -> Searcher {
+        Searcher::with_table(TranspositionTable::new(DEFAULT_HASH_MB), DEFAULT_HASH_MB)
+    }
+
+    /// An idle searcher like [`Searcher::new`] but with a table of `mb` megabytes
+    /// (0: [`DEFAULT_HASH_MB`]), allocated once at that size: a service running
+    /// many small searchers never holds the default table first. Refused like
+    /// [`Searcher::set_hash`]: beyond [`MAX_HASH_MB`] or the memory available.
+    pub fn with_hash_mb(mb: usize) -> Result<Searcher, SearchError> {
+        let mb = hash_size(mb)?;
+        check_memory(mb, 0, None)?;
+        let tt = TranspositionTable::try_new(mb).map_err(|_| SearchError::NoMemory {
+            asked: mb,
+            kept: None,
+        })?;
+        Ok(Searcher::with_table(tt, mb))
+    }
+
+    fn with_table(tt: TranspositionTable, hash_mb: usize) -> Searcher {
         Searcher {
-            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
-            hash_mb: DEFAULT_HASH_MB,
+            tt: Arc::new(tt),
+            hash_mb,
             threads: 1,
             histories: vec![History::new()],
             settings: Settings::default(),
@@ -163,32 +236,40 @@ impl Searcher {
     }
 
     /// Resizes the transposition table to `mb` megabytes (0: the default), which
-    /// empties it; needs an idle searcher.
+    /// empties it; needs an idle searcher. A larger table is first checked against
+    /// the memory available ([`memory::check_hash`]): beyond it, the request is
+    /// refused at once and the current table kept.
     pub fn set_hash(&mut self, mb: usize) -> Result<(), SearchError> {
-        let mb = if mb == 0 { DEFAULT_HASH_MB } else { mb };
-        if mb > MAX_HASH_MB {
-            return Err(SearchError::BadValue(mb.to_string()));
-        }
+        let mb = hash_size(mb)?;
         self.require_idle()?;
-        if mb != self.hash_mb {
-            // Free the old table first so that both never coexist.
-            self.tt = Arc::new(TranspositionTable::new(1));
-            match TranspositionTable::try_new(mb) {
-                Ok(t) => {
-                    self.tt = Arc::new(t);
-                    self.hash_mb = mb;
-                }
-                Err(_) => {
-                    let old = self.hash_mb;
-                    self.tt = Arc::new(TranspositionTable::new(old));
-                    return Err(SearchError::NoMemory {
-                        asked: mb,
-                        kept: old,
-                    });
-                }
+        if mb == self.hash_mb {
+            return Ok(());
+        }
+        let old = self.hash_mb;
+        if mb > old {
+            check_memory(mb, old, Some(old))?;
+        }
+        // Free the old table first so that both never coexist.
+        self.tt = Arc::new(TranspositionTable::new(1));
+        match TranspositionTable::try_new(mb) {
+            Ok(t) => {
+                self.tt = Arc::new(t);
+                self.hash_mb = mb;
+                Ok(())
+            }
+            Err(_) => {
+                self.tt = Arc::new(TranspositionTable::new(old));
+                Err(SearchError::NoMemory {
+                    asked: mb,
+                    kept: Some(old),
+                })
             }
         }
-        Ok(())
+    }
+
+    /// The size of the transposition table in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
     }
 
     /// Empties the transposition table; needs an idle searcher.

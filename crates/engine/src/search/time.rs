@@ -51,22 +51,24 @@ pub fn budget(limits: &Limits, overhead_ms: u64, ponder_option: bool) -> Option<
         .unwrap_or(TIME_DEFAULT_MOVES_TO_GO)
         .clamp(1, TIME_MAX_MOVES_TO_GO);
     let usable = clock.time_ms.saturating_sub(overhead_ms);
+    // Saturating: a GUI may send any clock up to u64::MAX milliseconds.
+    let percent = |ms: u64, p: u64| ms.saturating_mul(p) / 100;
     let cap = if mtg == 1 {
-        usable * TIME_LAST_MOVE_SHARE_PERCENT / 100
+        percent(usable, TIME_LAST_MOVE_SHARE_PERCENT)
     } else {
-        usable * TIME_MAX_SHARE_PERCENT / 100
+        percent(usable, TIME_MAX_SHARE_PERCENT)
     };
     let inc = if clock.moves_to_go.is_some() {
         0
     } else {
-        clock.increment_ms * TIME_INCREMENT_PERCENT / 100
+        percent(clock.increment_ms, TIME_INCREMENT_PERCENT)
     };
-    let mut opt = usable / mtg + inc;
+    let mut opt = (usable / mtg).saturating_add(inc);
     if ponder_option {
-        opt = opt * TIME_PONDER_PERCENT / 100;
+        opt = percent(opt, TIME_PONDER_PERCENT);
     }
     let opt = opt.min(cap).max(1);
-    let max = (opt * TIME_MAX_FACTOR).min(cap).max(opt);
+    let max = opt.saturating_mul(TIME_MAX_FACTOR).min(cap).max(opt);
     Some((opt, max))
 }
 
@@ -108,8 +110,8 @@ impl TimeManager {
     pub fn stop_iterating(&self, scale_percent: u64) -> bool {
         match (self.optimum_ms, self.maximum_ms) {
             (Some(opt), Some(max)) => {
-                let target = (opt * scale_percent / 100).min(max);
-                self.clock_ms() >= target * TIME_ITERATION_PERCENT / 100
+                let target = (opt.saturating_mul(scale_percent) / 100).min(max);
+                self.clock_ms() >= target.saturating_mul(TIME_ITERATION_PERCENT) / 100
             }
             _ => false,
         }
@@ -134,8 +136,22 @@ mod tests {
 
     #[test]
     fn never_plans_beyond_the_clock() {
-        for t in [0u64, 1, 5, 29, 30, 31, 50, 100, 1000, 60_000, 3_600_000] {
-            for inc in [0, 10, 1000] {
+        // Up to the largest clock a GUI can send (no overflow).
+        for t in [
+            0u64,
+            1,
+            5,
+            29,
+            30,
+            31,
+            50,
+            100,
+            1000,
+            60_000,
+            3_600_000,
+            u64::MAX,
+        ] {
+            for inc in [0, 10, 1000, u64::MAX] {
                 for mtg in [None, Some(1), Some(2), Some(40)] {
                     let (opt, max) = budget(&sd(t, inc, mtg), 30, true).unwrap();
                     assert!(opt >= 1 && opt <= max, "{t} {inc} {mtg:?}");
