@@ -776,3 +776,27 @@ fn the_violator_never_completes_a_generated_forbidden_cycle() {
     }
     assert!(games >= 12, "{games} generated games with a violator");
 }
+
+#[test]
+fn an_infinite_search_that_reaches_its_node_limit_waits_for_stop() {
+    // UCI: in infinite mode no bestmove comes before `stop`, even when another
+    // limit (here one node) has ended the search itself.
+    let mut e = Engine::new();
+    e.set_option(EngineOption::UseBook(false)).unwrap();
+    let limits = Limits {
+        nodes: Some(1),
+        infinite: true,
+        ..Limits::default()
+    };
+    let rx = e.go(limits).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let early: Vec<_> = rx.try_iter().collect();
+    assert!(
+        !early.iter().any(|ev| matches!(ev, Event::BestMove(_))),
+        "answered before stop: {early:?}"
+    );
+    e.stop();
+    let b = chuhan_engine::search::event::final_answer(&rx);
+    e.wait();
+    assert!(b.best.is_some());
+}

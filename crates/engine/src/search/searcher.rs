@@ -385,6 +385,7 @@ impl Searcher {
         let shared = Arc::new(Shared {
             tt: Arc::clone(&self.tt),
             stop: AtomicBool::new(false),
+            released: AtomicBool::new(false),
             pondering: AtomicBool::new(limits.ponder),
             draw_offered: AtomicBool::new(limits.draw_offered),
             time: TimeManager::new(
@@ -413,6 +414,7 @@ impl Searcher {
     /// Asks a running search to stop (it still reports its best move).
     pub fn stop(&self) {
         if let Some(j) = &self.job {
+            j.shared.released.store(true, Ordering::Relaxed);
             j.shared.stop.store(true, Ordering::Relaxed);
         }
     }
@@ -513,7 +515,7 @@ fn run_search(
         let mut w = Worker::new(0, sh, pos.clone(), root_moves.clone(), main_hist, Some(&tx));
         w.iterate();
         // An infinite or ponder search never answers before stop/ponderhit.
-        while !sh.stop.load(Ordering::Relaxed)
+        while !sh.released.load(Ordering::Relaxed)
             && (sh.limits.infinite || sh.pondering.load(Ordering::Relaxed))
         {
             std::thread::sleep(Duration::from_millis(1));

@@ -30,8 +30,12 @@ pub struct Counter(pub AtomicU64);
 pub struct Shared {
     /// The transposition table.
     pub tt: std::sync::Arc<TranspositionTable>,
-    /// Set to end the search.
+    /// Set to end the search (by a limit, the clock or the GUI).
     pub stop: AtomicBool,
+    /// Set by the GUI's `stop` only: an infinite or ponder search that reached a
+    /// limit of its own still holds its answer until this (UCI: no `bestmove`
+    /// before `stop` in infinite mode).
+    pub released: AtomicBool,
     /// True while pondering (before `ponderhit`).
     pub pondering: AtomicBool,
     /// The opponent offers a draw (`go draw` or `ponderhit draw`).
