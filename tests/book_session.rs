@@ -18,6 +18,9 @@ struct Daemon {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// The clock of a `go` that asks for a game move (the book may answer it;
+    /// analysis requests such as a bare `go depth` are searched).
+    clock: &'static str,
 }
 
 impl Daemon {
@@ -41,6 +44,11 @@ impl Daemon {
             child,
             stdin,
             lines,
+            clock: if handshake == "ucci" {
+                "time 600"
+            } else {
+                "wtime 600000 btime 600000"
+            },
         };
         d.send(handshake);
         let ok = format!("{handshake}ok");
@@ -77,6 +85,13 @@ impl Daemon {
     }
 
     /// The lines of a `go` up to and including `bestmove`.
+    /// A `go` for a game move with a clock and at most `depth` plies: the book
+    /// answers it if it can, else a search to `depth`.
+    fn game(&mut self, depth: u32) -> Vec<String> {
+        let go = format!("go depth {depth} {}", self.clock);
+        self.go(&go)
+    }
+
     fn go(&mut self, go: &str) -> Vec<String> {
         self.send(go);
         self.until(|l| l.starts_with("bestmove"))
@@ -121,10 +136,10 @@ fn bestmove(lines: &[String]) -> Move {
     last.split_whitespace().nth(1).unwrap().parse().unwrap()
 }
 
-/// `go depth 2` with no book to answer: the engine searches (an `info depth 2`
-/// line comes before `bestmove`). Returns the lines.
+/// A game move to depth 2 with no book to answer: the engine searches (an
+/// `info depth 2` line comes before `bestmove`). Returns the lines.
 fn searched(d: &mut Daemon) -> Vec<String> {
-    let lines = d.go("go depth 2");
+    let lines = d.game(2);
     assert!(
         lines.iter().any(|l| l.starts_with("info depth 2 ")),
         "{lines:?}"
@@ -148,8 +163,8 @@ fn the_shipped_book_is_built_in_and_within_its_size() {
 fn go_from_the_start_plays_the_default_book_at_once() {
     let mut d = Daemon::start("ucci");
     d.send("position startpos");
-    // A deep limit: only the book can answer without searching.
-    let lines = d.go("go depth 60");
+    // A deep limit: only the book can answer at once.
+    let lines = d.game(60);
     assert_eq!(lines.len(), 2, "{lines:?}");
     let info: Vec<&str> = lines[0].split_whitespace().collect();
     assert_eq!(info[..3], ["info", "depth", "0"], "{lines:?}");
@@ -163,9 +178,15 @@ fn go_from_the_start_plays_the_default_book_at_once() {
     let heaviest = builtin().unwrap().probe(&Position::startpos())[0].mv;
     assert_eq!(m, heaviest);
 
-    // With the book off it searches.
-    d.send("setoption usebook false");
+    // An analysis request is searched although the book has the position.
     let lines = d.go("go depth 3");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{lines:?}"
+    );
+    // With the book off a game move is searched too.
+    d.send("setoption usebook false");
+    let lines = d.game(3);
     assert!(
         lines.iter().any(|l| l.starts_with("info depth 3 ")),
         "{lines:?}"
@@ -188,7 +209,7 @@ fn uci_ownbook_and_bookfile() {
     d.send(&format!("setoption name BookFile value {}", path.display()));
     assert_eq!(d.sync(), Vec::<String>::new());
     d.send("position startpos");
-    let lines = d.go("go depth 40");
+    let lines = d.game(40);
     // No fake score: GUIs would record the weight as an evaluation.
     assert_eq!(
         lines,
@@ -225,7 +246,7 @@ fn bad_book_files_give_one_error_line_and_the_engine_plays_on() {
     // A bad book before a good one: one error, the good one answers.
     d.send(&format!("setoption bookfiles {};builtin", junk.display()));
     assert_eq!(d.sync().len(), 1);
-    let lines = d.go("go depth 40");
+    let lines = d.game(40);
     assert!(lines[0].starts_with("info depth 0 score "), "{lines:?}");
     // An empty list means no book.
     d.send("setoption bookfiles");
@@ -246,16 +267,16 @@ fn banned_and_repeating_book_moves_are_skipped() {
     let mut d = Daemon::start("ucci");
     d.send(&format!("setoption bookfiles {}", path.display()));
     d.send("position startpos");
-    assert_eq!(d.go("go depth 40")[0], "info depth 0 score 90 pv b0c2");
+    assert_eq!(d.game(40)[0], "info depth 0 score 90 pv b0c2");
     // Banned: the next heaviest.
     d.send("banmoves b0c2");
-    assert_eq!(d.go("go depth 40")[0], "info depth 0 score 30 pv c3c4");
+    assert_eq!(d.game(40)[0], "info depth 0 score 30 pv c3c4");
     d.send("banmoves b0c2 c3c4");
-    assert_eq!(d.go("go depth 40")[0], "info depth 0 score 10 pv g3g4");
+    assert_eq!(d.game(40)[0], "info depth 0 score 10 pv g3g4");
     // Back at the start position by a knight's round trip: b0c2 would repeat the
     // position after the first b0c2, so the book plays c3c4.
     d.send("position startpos moves b0c2 b9c7 c2b0 c7b9");
-    assert_eq!(d.go("go depth 40")[0], "info depth 0 score 30 pv c3c4");
+    assert_eq!(d.game(40)[0], "info depth 0 score 30 pv c3c4");
     // Every book move banned: it searches.
     d.send("position startpos");
     d.send("banmoves b0c2 c3c4 g3g4");
@@ -278,7 +299,7 @@ fn randomness_levels_are_accepted_and_play_book_moves() {
     // Two equal moves (and h2e2's mirror b2e2 in the symmetric start position):
     // forty draws all alike would happen with probability below 10^-12.
     for _ in 0..40 {
-        let lines = d.go("go depth 40");
+        let lines = d.game(40);
         assert!(
             lines[0].starts_with("info depth 0 score 50 pv "),
             "{lines:?}"

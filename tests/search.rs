@@ -277,12 +277,31 @@ fn the_book_answers_before_any_search() {
     e.set_option(EngineOption::BookFiles(path.display().to_string()))
         .unwrap();
     std::fs::remove_file(&path).unwrap();
-    let b = e.search(Limits::depth(6)).unwrap();
+    // A game move (a clock or a move time) comes from the book.
+    let game_move = Limits {
+        movetime: Some(60_000),
+        ..Limits::default()
+    };
+    let b = e.search(game_move.clone()).unwrap();
     assert_eq!((b.best, b.nodes), (Some(book_move), 0));
+    // Analysis is searched: a depth, nodes or mate limit, or several lines.
+    assert!(e.search(Limits::depth(3)).unwrap().nodes > 0);
+    let nodes = Limits {
+        nodes: Some(5_000),
+        ..Limits::default()
+    };
+    assert!(e.search(nodes).unwrap().nodes > 0);
+    e.set_option(EngineOption::MultiPv(2)).unwrap();
+    let several = Limits {
+        movetime: Some(50),
+        ..Limits::default()
+    };
+    assert!(e.search(several).unwrap().nodes > 0);
+    e.set_option(EngineOption::MultiPv(1)).unwrap();
     // Not when the book is off, nor when the book move is banned, nor when
     // analysing.
     e.set_option(EngineOption::UseBook(false)).unwrap();
-    assert!(e.search(Limits::depth(3)).unwrap().nodes > 0);
+    assert!(e.search(game_move.clone()).unwrap().nodes > 0);
     e.set_option(EngineOption::UseBook(true)).unwrap();
     let infinite = Limits {
         depth: Some(3),
@@ -295,7 +314,11 @@ fn the_book_answers_before_any_search() {
     e.wait();
     assert!(b.nodes > 0);
     e.set_banned_moves(&[book_move]).unwrap();
-    let b = e.search(Limits::depth(3)).unwrap();
+    let b = e.search(Limits {
+        movetime: Some(100),
+        ..Limits::default()
+    })
+    .unwrap();
     assert_ne!(b.best, Some(book_move));
     // A book that cannot be loaded is named in the error, and leaves no book.
     match e.set_option(EngineOption::BookFiles(path.display().to_string())) {

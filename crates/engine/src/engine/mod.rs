@@ -282,15 +282,12 @@ impl Engine {
     }
 
     /// The book move to play instead of searching, if any: only when the book is on
-    /// and the search is neither infinite, a ponder search nor restricted to some
-    /// moves; legal, not banned, not repeating a position, and a root move the
-    /// search would consider.
+    /// and the `go` asks for a game move ([`Engine::plays_from_book`]); legal, not
+    /// banned, not repeating a position, and a root move the search would consider.
     fn book_move(&mut self, limits: &Limits) -> Option<BookMove> {
         if !self.use_book
             || self.books.is_empty()
-            || limits.infinite
-            || limits.ponder
-            || !limits.searchmoves.is_empty()
+            || !Self::plays_from_book(limits, self.settings().multipv)
         {
             return None;
         }
@@ -304,6 +301,25 @@ impl Engine {
             .root_moves(&self.position, &self.banned, limits)
             .contains(&b.mv)
             .then_some(b)
+    }
+
+    /// True if a `go` with these limits asks for a move to play in a game, which the
+    /// book may answer: a clock or a move time, one line (MultiPV 1), no
+    /// `searchmoves`, not pondering. Analysis requests are searched even where the
+    /// book has a move: `go infinite`, a bare `go`, `go depth`, `go nodes`,
+    /// `go mate`, and any search with MultiPV above 1 (a GUI asking for lines wants
+    /// lines, not a book move).
+    ///
+    /// ```
+    /// use chuhan_engine::engine::Engine;
+    /// use chuhan_engine::search::Limits;
+    /// let game = Limits { movetime: Some(1000), ..Limits::default() };
+    /// assert!(Engine::plays_from_book(&game, 1));
+    /// assert!(!Engine::plays_from_book(&game, 3));
+    /// assert!(!Engine::plays_from_book(&Limits::depth(12), 1));
+    /// ```
+    pub fn plays_from_book(limits: &Limits, multipv: usize) -> bool {
+        limits.uses_time() && !limits.ponder && limits.searchmoves.is_empty() && multipv <= 1
     }
 
     /// Asks a running search to stop (it still reports its best move).
