@@ -848,6 +848,87 @@ fn rules_option_is_a_combo_in_both_dialects() {
     let out = d.sync();
     assert_eq!(out.len(), 1, "{out:?}");
     assert!(out[0].starts_with("info string error"), "{out:?}");
+    // The names and values GUIs still send: Pikafish's `Repetition Rule`
+    // (AsianRule/ChineseRule, later Computer/Chinese) and ElephantEye's
+    // `repetition` (ASIANRULE/CHINESERULE).
+    for line in [
+        "setoption name Repetition Rule value AsianRule",
+        "setoption name Repetition Rule value ChineseRule",
+        "setoption name Repetition Rule value Computer",
+        "setoption name Repetition Rule value Chinese",
+        "setoption name repetition value ASIANRULE",
+        "setoption name repetition value CHINESERULE",
+    ] {
+        d.send(line);
+        assert_eq!(d.sync(), Vec::<String>::new(), "{line}");
+    }
+    for line in [
+        "setoption name repetition value CHECKBAN",
+        "setoption name Repetition Rule value SkyRule",
+    ] {
+        d.send(line);
+        let out = d.sync();
+        assert_eq!(out.len(), 1, "{line}: {out:?}");
+        assert!(
+            out[0].starts_with("info string error") && out[0].contains("cxa2011, axf"),
+            "{line}: {out:?}"
+        );
+    }
+}
+
+/// The score of `go depth 5` in `fen` (UCI, centipawns or a mate as ±30000).
+fn score_at_depth_5(d: &mut Daemon, fen: &str) -> i64 {
+    d.send(&format!("position fen {fen}"));
+    d.send("go depth 5");
+    let lines = d.until(|l| l.starts_with("bestmove"));
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth 5 "))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == "score").unwrap();
+    let n: i64 = words[i + 2].parse().unwrap();
+    if words[i + 1] == "mate" {
+        30_000 * n.signum()
+    } else {
+        n
+    }
+}
+
+/// `Sixty Move Rule` (Pikafish's check, on by default) and `Rule60MaxPly` (a ply
+/// count, 0 = never) decide whether the search scores the natural-limit draw.
+#[test]
+fn the_sixty_move_rule_can_be_switched_off() {
+    let mut d = uci();
+    d.send("uci");
+    let lines = d.until(|l| l == "uciok");
+    assert!(
+        lines.contains(&"option name Sixty Move Rule type check default true".to_string()),
+        "{lines:?}"
+    );
+    // Rook against a bare king, 119 plies after the last capture: every move but
+    // a capture reaches the limit, so with the rule on the search sees a draw.
+    let fen = "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 119 80";
+    assert_eq!(score_at_depth_5(&mut d, fen), 0);
+    d.send("setoption name Sixty Move Rule value false");
+    assert_eq!(d.sync(), Vec::<String>::new());
+    assert!(score_at_depth_5(&mut d, fen) > 500);
+    d.send("setoption name Sixty Move Rule value true");
+    assert_eq!(score_at_depth_5(&mut d, fen), 0);
+    // Another count: a limit far away plays on; a count already reached draws.
+    d.send("setoption name Rule60MaxPly value 300");
+    assert!(score_at_depth_5(&mut d, fen) > 500);
+    d.send("setoption name Rule60MaxPly value 100");
+    assert_eq!(score_at_depth_5(&mut d, fen), 0);
+    d.send("setoption name Rule60MaxPly value 0");
+    assert!(score_at_depth_5(&mut d, fen) > 500);
+    d.send("setoption name Rule60MaxPly value 1001");
+    let out = d.sync();
+    assert!(
+        out.len() == 1 && out[0].starts_with("info string error"),
+        "{out:?}"
+    );
 }
 
 /// `EvalFile` loads a net (a damaged one is refused with one error line and the

@@ -314,11 +314,12 @@ fn the_book_answers_before_any_search() {
     e.wait();
     assert!(b.nodes > 0);
     e.set_banned_moves(&[book_move]).unwrap();
-    let b = e.search(Limits {
-        movetime: Some(100),
-        ..Limits::default()
-    })
-    .unwrap();
+    let b = e
+        .search(Limits {
+            movetime: Some(100),
+            ..Limits::default()
+        })
+        .unwrap();
     assert_ne!(b.best, Some(book_move));
     // A book that cannot be loaded is named in the error, and leaves no book.
     match e.set_option(EngineOption::BookFiles(path.display().to_string())) {

@@ -62,4 +62,7 @@ pub enum EngineOption {
     /// default) is the net compiled into the executable; empty: no net. A file
     /// that cannot be loaded leaves the loaded net in place.
     EvalFile(String),
+    /// Plies without a capture after which the search scores a draw: 120 (the
+    /// sixty-move rule, the default), another count, or 0 (never).
+    SixtyMovePlies(u32),
 }

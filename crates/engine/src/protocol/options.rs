@@ -52,6 +52,10 @@ pub enum OptionId {
     UseNnue,
     /// The net file to load (empty: none).
     EvalFile,
+    /// The search scores sixty moves without a capture as a draw (on by default).
+    SixtyMoveRule,
+    /// Plies without a capture after which the search scores a draw (0: never).
+    Rule60MaxPly,
 }
 
 /// The type of an option.
@@ -301,7 +305,8 @@ pub const TABLE: &[Spec] = &[
         id: OptionId::Rules,
         ucci: "rules",
         uci: "Rules",
-        aliases: &["repetitionrule"],
+        // Pikafish's `Repetition Rule` (2023) and ElephantEye's `repetition`.
+        aliases: &["repetitionrule", "repetition"],
         kind: Kind::Combo {
             default: "cxa2011",
             vars: &["cxa2011", "axf"],
@@ -339,7 +344,66 @@ pub const TABLE: &[Spec] = &[
         in_ucci: true,
         in_uci: true,
     },
+    Spec {
+        id: OptionId::SixtyMoveRule,
+        ucci: "sixtymoverule",
+        uci: "Sixty Move Rule",
+        aliases: &["rule60"],
+        kind: Kind::Check(true),
+        in_ucci: true,
+        in_uci: true,
+    },
+    Spec {
+        id: OptionId::Rule60MaxPly,
+        ucci: "rule60maxply",
+        uci: "Rule60MaxPly",
+        aliases: &[],
+        kind: Kind::Spin {
+            default: crate::rules::params::SIXTY_MOVE_PLIES as i64,
+            min: 0,
+            max: MAX_RULE60_PLIES as i64,
+        },
+        in_ucci: false,
+        in_uci: false,
+    },
 ];
+
+/// The largest `Rule60MaxPly`: a thousand plies without a capture.
+pub const MAX_RULE60_PLIES: u32 = 1_000;
+
+/// Combo words that GUIs still send for the same setting, and the word each stands
+/// for (compared after [`normalize`]). Pikafish's `Repetition Rule` had `AsianRule`
+/// and `ChineseRule` (2023-02), renamed `Computer` and `Chinese` (2023-11): the
+/// Asian rules and Pikafish's "computer rule" are played as AXF, the Chinese rule as
+/// CXA 2011. ElephantEye's old `repetition` combo had `ASIANRULE` and
+/// `CHINESERULE` too; its `ALWAYSDRAW` and `CHECKBAN` (only perpetual check loses)
+/// are refused: a GUI that does not know the 棋例 should not switch them off.
+const VALUE_ALIASES: &[(OptionId, &str, &str)] = &[
+    (OptionId::Rules, "asianrule", "axf"),
+    (OptionId::Rules, "asian", "axf"),
+    (OptionId::Rules, "computer", "axf"),
+    (OptionId::Rules, "computerrule", "axf"),
+    (OptionId::Rules, "chineserule", "cxa2011"),
+    (OptionId::Rules, "chinese", "cxa2011"),
+    (OptionId::Rules, "cxa", "cxa2011"),
+];
+
+/// The combo word `word` of option `id` stands for: itself, or what a GUI's older
+/// spelling means (see [`VALUE_ALIASES`]).
+///
+/// ```
+/// use chuhan_engine::protocol::options::{OptionId, combo_word};
+/// assert_eq!(combo_word(OptionId::Rules, "AsianRule"), "axf");
+/// assert_eq!(combo_word(OptionId::Rules, "ChineseRule"), "cxa2011");
+/// assert_eq!(combo_word(OptionId::Rules, "axf"), "axf");
+/// ```
+pub fn combo_word(id: OptionId, word: &str) -> String {
+    let w = normalize(word);
+    VALUE_ALIASES
+        .iter()
+        .find(|(i, from, _)| *i == id && *from == w)
+        .map_or(w, |(_, _, to)| (*to).to_string())
+}
 
 /// Lower case without spaces, underscores or dashes: `Move_Overhead`,
 /// `move overhead` and `moveoverhead` are one name.
@@ -401,7 +465,7 @@ pub fn validate(spec: &Spec, value: Option<&str>) -> Result<Value, String> {
             )),
         },
         Kind::Combo { vars, .. } => {
-            let w = v.to_ascii_lowercase();
+            let w = combo_word(spec.id, v);
             let ok = vars.contains(&w.as_str())
                 || (vars == LEVELS && matches!(w.as_str(), "tiny" | "huge"));
             if ok {

@@ -8,7 +8,7 @@ use super::options::{OptionId, Value};
 use crate::book::Randomness;
 use crate::engine::EngineOption;
 use crate::eval::Knowledge;
-use crate::rules::{Referee, RuleSet};
+use crate::rules::Referee;
 use crate::search::Pruning;
 use crate::search::params::CONTEMPT;
 use crate::search::repetition::RepetitionRules;
@@ -189,8 +189,14 @@ pub fn setting(id: OptionId, value: &Value) -> Option<Setting> {
             engine(EngineOption::DrawValue(Style::parse(t)?.draw_value()))
         }
         (OptionId::Rules, Value::Text(t)) => engine(EngineOption::Rules(RepetitionRules::Judged(
-            t.parse::<RuleSet>().ok()?,
+            t.parse::<crate::rules::RuleSet>().ok()?,
         ))),
+        (OptionId::SixtyMoveRule, Value::Bool(b)) => engine(EngineOption::SixtyMovePlies(if *b {
+            crate::rules::params::SIXTY_MOVE_PLIES
+        } else {
+            0
+        })),
+        (OptionId::Rule60MaxPly, Value::Int(n)) => engine(EngineOption::SixtyMovePlies(*n as u32)),
         (OptionId::Referee, Value::Text(t)) => {
             engine(EngineOption::Referee(t.parse::<Referee>().ok()?))
         }

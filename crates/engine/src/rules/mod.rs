@@ -122,5 +122,6 @@ pub use referee::{ParseRefereeError, Referee};
 pub use repetition::{Analysis, MoveRuling, Repetition, forbidden_moves, repetition};
 pub use ruleset::{ParseRuleSetError, RuleSet};
 pub use status::{
-    GameStatus, Status, dead_position, game_status, sixty_moves, status_under, status_with,
+    GameStatus, Status, dead_position, game_status, sixty_moves, sixty_moves_after, status_under,
+    status_with,
 };

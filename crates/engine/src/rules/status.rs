@@ -185,10 +185,18 @@ pub fn sixty_move_count(pos: &Position, claimant: Color) -> u32 {
 /// True when either side may claim the sixty-move draw (§4.2.4, §22.2). Cheap when
 /// fewer than 120 plies have passed since the last capture.
 pub fn sixty_moves(pos: &Position) -> bool {
-    pos.rule60() >= params::SIXTY_MOVE_PLIES
+    sixty_moves_after(pos, params::SIXTY_MOVE_PLIES)
+}
+
+/// True when either side may claim a draw after `plies` plies without a capture,
+/// counted as for the sixty-move rule (checks beyond the first ten are not
+/// counted); `plies = 0` never. The search uses it with a GUI's own count.
+pub fn sixty_moves_after(pos: &Position, plies: u32) -> bool {
+    plies > 0
+        && pos.rule60() >= plies
         && Color::ALL
             .iter()
-            .any(|&c| sixty_move_count(pos, c) >= params::SIXTY_MOVE_PLIES)
+            .any(|&c| sixty_move_count(pos, c) >= plies)
 }
 
 /// §4.2.2 as the issue defines it: no rook, horse, cannon or pawn on the board.

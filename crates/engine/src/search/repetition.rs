@@ -264,17 +264,20 @@ impl Ruling {
 
 /// The verdict of the history rules for the side to move of `pos`, `ply` plies below
 /// the search root, or `None` if play goes on (see the module documentation for the
-/// folds, the scores and the referee). `memo` remembers verdicts and
-/// classifications across calls: keep one per search thread.
+/// folds, the scores and the referee). A position `sixty_move_plies` plies after
+/// the last capture is a draw ([`rules::sixty_moves_after`]; 0: never). `memo`
+/// remembers verdicts and classifications across calls: keep one per search
+/// thread.
 pub fn judge(
     pos: &Position,
     filter: &RepetitionFilter,
     ply: usize,
     rules: RepetitionRules,
     referee: Referee,
+    sixty_move_plies: u32,
     memo: &mut RuleMemo,
 ) -> Option<HistoryScore> {
-    if rules::sixty_moves(pos) {
+    if rules::sixty_moves_after(pos, sixty_move_plies) {
         return Some(if pos.has_legal_move() {
             HistoryScore::Draw
         } else {
@@ -432,6 +435,7 @@ mod tests {
 
     const CXA: RepetitionRules = RepetitionRules::Judged(RuleSet::Cxa2011);
     const AXF: RepetitionRules = RepetitionRules::Judged(RuleSet::Axf);
+    const SIXTY: u32 = crate::rules::params::SIXTY_MOVE_PLIES;
     const TEXT: Referee = Referee::Text;
     const STRICT: Referee = Referee::Strict;
 
@@ -458,19 +462,28 @@ mod tests {
         // Back at the start position after 4 plies: a draw inside a search whose
         // root was before the first occurrence; not when the first occurrence is
         // the root itself or before it (only a two-fold).
-        assert_eq!(judge(&pos, &f, 5, draws, TEXT, c), Some(HistoryScore::Draw));
-        assert_eq!(judge(&pos, &f, 4, draws, TEXT, c), None);
-        assert_eq!(judge(&pos, &f, 0, draws, TEXT, c), None);
+        assert_eq!(
+            judge(&pos, &f, 5, draws, TEXT, SIXTY, c),
+            Some(HistoryScore::Draw)
+        );
+        assert_eq!(judge(&pos, &f, 4, draws, TEXT, SIXTY, c), None);
+        assert_eq!(judge(&pos, &f, 0, draws, TEXT, SIXTY, c), None);
         // Idle moves on both sides: the rules say the same.
-        assert_eq!(judge(&pos, &f, 5, CXA, TEXT, c), Some(HistoryScore::Draw));
-        assert_eq!(judge(&pos, &f, 0, AXF, TEXT, c), None);
+        assert_eq!(
+            judge(&pos, &f, 5, CXA, TEXT, SIXTY, c),
+            Some(HistoryScore::Draw)
+        );
+        assert_eq!(judge(&pos, &f, 0, AXF, TEXT, SIXTY, c), None);
         play(&mut pos, &mut f, "a1a2 e9f9 a2a1 f9e9");
         assert_eq!(
-            judge(&pos, &f, 0, draws, TEXT, c),
+            judge(&pos, &f, 0, draws, TEXT, SIXTY, c),
             Some(HistoryScore::Draw),
             "3-fold"
         );
-        assert_eq!(judge(&pos, &f, 0, CXA, TEXT, c), Some(HistoryScore::Draw));
+        assert_eq!(
+            judge(&pos, &f, 0, CXA, TEXT, SIXTY, c),
+            Some(HistoryScore::Draw)
+        );
     }
 
     #[test]
@@ -483,17 +496,17 @@ mod tests {
         // checker, completed the cycle.
         for rules in [CXA, AXF] {
             assert_eq!(
-                judge(&pos, &f, 5, rules, TEXT, c),
+                judge(&pos, &f, 5, rules, TEXT, SIXTY, c),
                 Some(HistoryScore::AtLeastDraw)
             );
             assert_eq!(
-                judge(&pos, &f, 4, rules, TEXT, c),
+                judge(&pos, &f, 4, rules, TEXT, SIXTY, c),
                 None,
                 "first one at the root"
             );
         }
         assert_eq!(
-            judge(&pos, &f, 5, RepetitionRules::AllDraws, TEXT, c),
+            judge(&pos, &f, 5, RepetitionRules::AllDraws, TEXT, SIXTY, c),
             Some(HistoryScore::Draw)
         );
         play(&mut pos, &mut f, "e9e8");
@@ -501,15 +514,15 @@ mod tests {
         // must vary, the search goes on. A strict referee will not let red repeat
         // again, so the two-fold inside the tree is lost for red when the search
         // plays red (even plies), and open when it plays black.
-        assert_eq!(judge(&pos, &f, 6, CXA, TEXT, c), None);
+        assert_eq!(judge(&pos, &f, 6, CXA, TEXT, SIXTY, c), None);
         for rules in [CXA, AXF] {
             assert_eq!(
-                judge(&pos, &f, 6, rules, STRICT, c),
+                judge(&pos, &f, 6, rules, STRICT, SIXTY, c),
                 Some(HistoryScore::RuleLoss)
             );
-            assert_eq!(judge(&pos, &f, 7, rules, STRICT, c), None);
+            assert_eq!(judge(&pos, &f, 7, rules, STRICT, SIXTY, c), None);
             assert_eq!(
-                judge(&pos, &f, 2, rules, STRICT, c),
+                judge(&pos, &f, 2, rules, STRICT, SIXTY, c),
                 None,
                 "not in the tree"
             );
@@ -519,7 +532,7 @@ mod tests {
         for rules in [CXA, AXF] {
             for ply in [0, 3, 9] {
                 assert_eq!(
-                    judge(&pos, &f, ply, rules, TEXT, c),
+                    judge(&pos, &f, ply, rules, TEXT, SIXTY, c),
                     Some(HistoryScore::RuleWin)
                 );
             }
@@ -528,16 +541,16 @@ mod tests {
         // Red to move at the third occurrence: CXA unilateral 長將 loses at once;
         // under AXF red must vary.
         assert_eq!(
-            judge(&pos, &f, 0, CXA, TEXT, c),
+            judge(&pos, &f, 0, CXA, TEXT, SIXTY, c),
             Some(HistoryScore::RuleLoss)
         );
-        assert_eq!(judge(&pos, &f, 0, AXF, TEXT, c), None);
+        assert_eq!(judge(&pos, &f, 0, AXF, TEXT, SIXTY, c), None);
         // A strict referee ends the game here whoever made the last move: red has
         // lost, wherever the root is and whichever side the search plays.
         for rules in [CXA, AXF] {
             for ply in [0, 1, 3, 10] {
                 assert_eq!(
-                    judge(&pos, &f, ply, rules, STRICT, c),
+                    judge(&pos, &f, ply, rules, STRICT, SIXTY, c),
                     Some(HistoryScore::RuleLoss),
                     "{rules} ply {ply}"
                 );
@@ -551,12 +564,31 @@ mod tests {
         let c = &mut RuleMemo::new();
         let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 120 80").unwrap();
         let f = RepetitionFilter::new();
-        assert_eq!(judge(&pos, &f, 3, CXA, TEXT, c), Some(HistoryScore::Draw));
+        assert_eq!(
+            judge(&pos, &f, 3, CXA, TEXT, SIXTY, c),
+            Some(HistoryScore::Draw)
+        );
         // No legal move at the limit still loses.
         let pos = Position::from_fen("3k5/R8/9/9/9/9/9/9/9/4K4 b - - 120 80").unwrap();
-        assert_eq!(judge(&pos, &f, 3, CXA, TEXT, c), Some(HistoryScore::Mated));
+        assert_eq!(
+            judge(&pos, &f, 3, CXA, TEXT, SIXTY, c),
+            Some(HistoryScore::Mated)
+        );
         let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 119 80").unwrap();
-        assert_eq!(judge(&pos, &f, 3, CXA, TEXT, c), None);
+        assert_eq!(judge(&pos, &f, 3, CXA, TEXT, SIXTY, c), None);
+        // Switched off (a GUI's `Sixty Move Rule false`), or another count.
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 200 80").unwrap();
+        assert_eq!(judge(&pos, &f, 3, CXA, TEXT, 0, c), None);
+        assert_eq!(judge(&pos, &f, 3, CXA, TEXT, 201, c), None);
+        assert_eq!(
+            judge(&pos, &f, 3, CXA, TEXT, 200, c),
+            Some(HistoryScore::Draw)
+        );
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 50 80").unwrap();
+        assert_eq!(
+            judge(&pos, &f, 3, CXA, TEXT, 50, c),
+            Some(HistoryScore::Draw)
+        );
     }
 
     #[test]

@@ -60,6 +60,10 @@ pub struct Settings {
     /// evaluation; only at full [`Knowledge`] (the lower levels are hand-written
     /// weakenings) and when a net is loaded.
     pub use_nnue: bool,
+    /// Plies without a capture after which a position is scored a draw (the
+    /// sixty-move rule's 120, counted as [`crate::rules::sixty_moves_after`] says);
+    /// 0: never.
+    pub sixty_move_plies: u32,
 }
 
 impl Default for Settings {
@@ -81,6 +85,7 @@ impl Default for Settings {
             move_overhead_ms: MOVE_OVERHEAD_MS,
             ponder: false,
             use_nnue: false,
+            sixty_move_plies: crate::rules::params::SIXTY_MOVE_PLIES,
         }
     }
 }

@@ -325,6 +325,7 @@ impl<'a> Worker<'a> {
             ply,
             self.sh.settings.rules,
             self.sh.settings.referee,
+            self.sh.settings.sixty_move_plies,
             &mut self.referee,
         )
     }
