@@ -685,8 +685,40 @@ fn extras_perft_d_eval_bench() {
     assert_eq!(lines.last().unwrap(), "Checkers: ");
     d.send("eval");
     let lines = d.until_prefix("Total (side to move");
+    // The net evaluates by default: its value comes first, the hand-written
+    // table after it for reference.
+    assert!(
+        lines[0].starts_with("NNUE evaluation (used by the search): "),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("Net: (1260")), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("Material")));
     assert!(lines.iter().any(|l| l.starts_with("King safety")));
+    d.send("setoption usennue false");
+    d.send("eval");
+    let lines = d.until_prefix("Total (side to move");
+    assert!(
+        lines[0].starts_with("Hand-written evaluation (used by the search"),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.starts_with("NNUE")), "{lines:?}");
+    // flip: the colour-swapped position, the other side to move (also composed
+    // positions, which a strict build would refuse).
+    d.send("position fen 4k4/9/9/9/9/9/9/9/4P4/3K5 w - - 0 1");
+    d.send("flip");
+    d.send("d");
+    let lines = d.until_prefix("Checkers:");
+    assert!(
+        lines.contains(&"Fen: 3k5/4p4/9/9/9/9/9/9/9/4K4 b - - 0 1".to_string()),
+        "{lines:?}"
+    );
+    d.send("flip");
+    d.send("d");
+    let lines = d.until_prefix("Checkers:");
+    assert!(
+        lines.contains(&"Fen: 4k4/9/9/9/9/9/9/9/4P4/3K5 w - - 0 1".to_string()),
+        "{lines:?}"
+    );
     d.send("bench 2");
     let lines = d.until_prefix("Nodes/second:");
     assert!(lines.iter().any(|l| l.starts_with("Nodes searched: ")));

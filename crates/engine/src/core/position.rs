@@ -503,7 +503,10 @@ impl Position {
         for sq in Square::ALL {
             s.board[sq.mirror().index()] = self.placement.piece_at(sq);
         }
-        Position::from_setup(&s).expect("the mirror of a legal position is legal")
+        // Lenient: the mirror of a composed position is composed too.
+        Position::from_setup_with(&s, Validation::Lenient)
+            .expect("the mirror of a legal position is legal")
+            .0
     }
 
     /// The colour-swapped position: the board flipped top to bottom, colours
@@ -517,7 +520,9 @@ impl Position {
                 .map(|p| Piece::new(!p.color, p.kind));
         }
         s.side = !self.side;
-        Position::from_setup(&s).expect("the flip of a legal position is legal")
+        Position::from_setup_with(&s, Validation::Lenient)
+            .expect("the flip of a legal position is legal")
+            .0
     }
 }
 

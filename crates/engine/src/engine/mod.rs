@@ -225,6 +225,12 @@ impl Engine {
         self.search.net()
     }
 
+    /// The net the search evaluates with, if any: the loaded net while
+    /// [`Settings::use_nnue`] is on at full knowledge.
+    pub fn active_net(&self) -> Option<&Arc<Network>> {
+        self.search.active_net()
+    }
+
     /// Replaces the books by those of `list`; the ones that load are used even if
     /// others fail.
     fn load_books(&mut self, list: &str) -> Result<(), EngineError> {

@@ -55,6 +55,8 @@ pub enum Command {
     Display,
     /// `eval`: show the evaluation breakdown.
     Eval,
+    /// `flip`: the colour-swapped position becomes the current one.
+    Flip,
     /// `bench [depth]`.
     Bench(Option<i32>),
     /// UCI `debug on|off`.
@@ -505,6 +507,7 @@ pub fn parse(line: &str, ctx: &ParseContext) -> Result<Option<Command>, ParseErr
         "ucinewgame" | "uccinewgame" | "newgame" => no_args(Command::NewGame)?,
         "d" => no_args(Command::Display)?,
         "eval" => no_args(Command::Eval)?,
+        "flip" => no_args(Command::Flip)?,
         "bench" => match rest {
             [] => Command::Bench(None),
             [d] => {

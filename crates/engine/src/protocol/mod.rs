@@ -23,7 +23,7 @@ pub mod options;
 pub mod translate;
 
 use crate::book::builtin::BUILTIN_NAME;
-use crate::core::{Move, Position, perft};
+use crate::core::{Color, Move, Position, perft};
 use crate::echo::echo;
 use crate::engine::{Engine, EngineError, EngineOption};
 use crate::eval;
@@ -316,9 +316,14 @@ impl Session {
             }
             Command::NewGame => self.new_game(),
             Command::Display => self.say(&display(self.engine.position())),
-            Command::Eval => {
-                let b = eval::breakdown(self.engine.position(), eval::Knowledge::Full);
-                self.say(&b.to_string());
+            Command::Eval => self.eval(),
+            Command::Flip => {
+                if self.thinking() {
+                    self.error("the engine is thinking; send stop first");
+                } else {
+                    let flipped = self.engine.position().flip();
+                    self.engine.set_position(flipped);
+                }
             }
             Command::Bench(depth) => {
                 if self.thinking() {
@@ -394,6 +399,28 @@ impl Session {
             }
             None => self.error(&format!("bad value for {}", spec.ucci)),
         }
+    }
+
+    /// `eval`: the evaluation the search uses. With the net on, its value first
+    /// (side to move's and Red's view), then the hand-written breakdown for
+    /// reference; else the breakdown at the knowledge level in force.
+    fn eval(&self) {
+        let pos = self.engine.position();
+        let knowledge = self.engine.settings().knowledge;
+        if let Some(net) = self.engine.active_net() {
+            let v = net.evaluate(pos);
+            let side = pos.side_to_move();
+            let red = if side == Color::Red { v } else { -v };
+            self.say(&format!(
+                "NNUE evaluation (used by the search): {v:+} (side to move, {}), {red:+} (Red's view)",
+                side.name()
+            ));
+            self.say(&format!("Net: {}", net.arch));
+            self.say("Hand-written evaluation (not used while the net is on):");
+        } else {
+            self.say("Hand-written evaluation (used by the search; no net in use):");
+        }
+        self.say(&eval::breakdown(pos, knowledge).to_string());
     }
 
     fn new_game(&mut self) {
