@@ -21,6 +21,7 @@ mod suite;
 mod tournament;
 mod train;
 mod tune;
+mod wdl;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -69,6 +70,8 @@ enum Command {
     Datagen(Box<datagen::DatagenArgs>),
     /// Train the neural evaluation (NNUE) on datagen data, on every core.
     Train(Box<train::TrainArgs>),
+    /// Fit the win/draw/loss model (UCI_ShowWDL) to datagen data.
+    Wdl(wdl::WdlArgs),
 }
 
 /// Lets a tool that only writes its results end quietly when the reader of its output
@@ -102,6 +105,7 @@ fn main() -> ExitCode {
                 | Command::Tune(_)
                 | Command::Datagen(_)
                 | Command::Train(_)
+                | Command::Wdl(_)
         )
     ) {
         end_quietly_on_closed_output();
@@ -125,5 +129,6 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::Datagen(args)) => datagen::run(&args),
         Some(Command::Train(args)) => train::run(&args),
+        Some(Command::Wdl(args)) => wdl::run(&args),
     }
 }

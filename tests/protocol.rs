@@ -691,7 +691,10 @@ fn extras_perft_d_eval_bench() {
         lines[0].starts_with("NNUE evaluation (used by the search): "),
         "{lines:?}"
     );
-    assert!(lines.iter().any(|l| l.starts_with("Net: (1260")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("Net: (1260")),
+        "{lines:?}"
+    );
     assert!(lines.iter().any(|l| l.starts_with("Material")));
     assert!(lines.iter().any(|l| l.starts_with("King safety")));
     d.send("setoption usennue false");
@@ -926,6 +929,60 @@ fn score_at_depth_5(d: &mut Daemon, fen: &str) -> i64 {
     } else {
         n
     }
+}
+
+/// `UCI_ShowWDL` adds `wdl W D L` (per mille, adding up to 1000) after every UCI
+/// score; off by default, and never in UCCI.
+#[test]
+fn uci_show_wdl_adds_win_draw_loss_chances() {
+    let mut d = uci();
+    d.send("uci");
+    let lines = d.until(|l| l == "uciok");
+    assert!(
+        lines.contains(&"option name UCI_ShowWDL type check default false".to_string()),
+        "{lines:?}"
+    );
+    d.send("setoption name OwnBook value false");
+    d.send("position startpos");
+    d.send("go depth 4");
+    let lines = d.until(|l| l.starts_with("bestmove"));
+    assert!(!lines.iter().any(|l| l.contains(" wdl ")), "{lines:?}");
+    d.send("setoption name UCI_ShowWDL value true");
+    for (fen, sign) in [
+        ("startpos", 0),
+        // A rook up: Red is expected to win more than lose.
+        ("fen 4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", 1),
+        ("fen 4k4/9/9/9/9/9/9/9/R8/3K5 b - - 0 1", -1),
+    ] {
+        d.send(&format!("position {fen}"));
+        d.send("go depth 4");
+        let lines = d.until(|l| l.starts_with("bestmove"));
+        let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+        assert!(!infos.is_empty(), "{lines:?}");
+        for l in &infos {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let i = w
+                .iter()
+                .position(|x| *x == "wdl")
+                .unwrap_or_else(|| panic!("{l}"));
+            let wdl: Vec<u32> = w[i + 1..i + 4].iter().map(|x| x.parse().unwrap()).collect();
+            assert_eq!(wdl.iter().sum::<u32>(), 1000, "{l}");
+            match sign {
+                1 => assert!(wdl[0] > wdl[2], "{l}"),
+                -1 => assert!(wdl[2] > wdl[0], "{l}"),
+                _ => {}
+            }
+        }
+    }
+    let mut d = ucci();
+    d.send("setoption showwdl true");
+    let out = d.sync();
+    assert!(out.iter().all(|l| !l.contains("error")), "{out:?}");
+    d.send("setoption usebook false");
+    d.send("position startpos");
+    d.send("go depth 3");
+    let lines = d.until(|l| l.starts_with("bestmove"));
+    assert!(!lines.iter().any(|l| l.contains(" wdl ")), "{lines:?}");
 }
 
 /// `Sixty Move Rule` (Pikafish's check, on by default) and `Rule60MaxPly` (a ply

@@ -33,4 +33,5 @@ pub mod suite;
 pub mod tournament;
 pub mod train;
 pub mod tune;
+pub mod wdl_fit;
 pub mod work_unit;

@@ -10,7 +10,18 @@ use crate::search::event::{BestMove, Info, Offer};
 use crate::search::score::Score;
 use crate::search::score::{MATE, Value, plies_to_end};
 use crate::search::tt::Bound;
+use crate::search::wdl;
 use std::fmt::Write as _;
+
+/// How `info` lines are written beyond the dialect's form.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InfoStyle {
+    /// Several lines are searched: UCCI lines carry `multipv N` (UCI always does).
+    pub multipv_on: bool,
+    /// UCI `UCI_ShowWDL`: the material of the searched position
+    /// ([`wdl::material`]), and every UCI score gets `wdl W D L` (per mille).
+    pub wdl_material: Option<i32>,
+}
 
 /// Which protocol the session speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -67,7 +78,7 @@ impl Dialect {
     /// An `info` line for a principal variation. UCI marks a score that is only a
     /// bound (`lowerbound`, `upperbound`); UCCI has no such mark, so a bound is not
     /// shown there at all (`None`): a GUI would take it for the score.
-    pub fn info(self, i: &Info, multipv_on: bool) -> Option<String> {
+    pub fn info(self, i: &Info, style: InfoStyle) -> Option<String> {
         if self == Dialect::Ucci && i.bound.is_some() {
             return None;
         }
@@ -80,9 +91,13 @@ impl Dialect {
                     Some(Bound::Upper) => s.push_str(" upperbound"),
                     _ => {}
                 }
+                if let Some(material) = style.wdl_material {
+                    let w = wdl::MODEL.wdl(i.value, material);
+                    let _ = write!(s, " wdl {} {} {}", w.win, w.draw, w.loss);
+                }
             }
             Dialect::Ucci => {
-                if multipv_on {
+                if style.multipv_on {
                     let _ = write!(s, " multipv {}", i.multipv);
                 }
                 let _ = write!(s, " score {}", ucci_score(i.value));

@@ -31,10 +31,11 @@ use crate::notation::diagram;
 use crate::rules::{self, RuleSet};
 use crate::search::event::Event;
 use crate::search::repetition::RepetitionRules;
-use crate::search::{bench, tt::Bound};
+use crate::search::{bench, tt::Bound, wdl};
 use command::{Command, ParseContext};
 use crossbeam_channel::{Receiver, Sender, bounded, never, select};
 use dialect::Dialect;
+use dialect::InfoStyle;
 use input::Input;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
@@ -85,6 +86,8 @@ pub struct Session {
     usemillisec: bool,
     batch: bool,
     debug: bool,
+    /// UCI `UCI_ShowWDL`: `info` lines carry `wdl W D L` (per mille).
+    show_wdl: bool,
     /// True until the `bookfiles` option is set: its default, the built-in book,
     /// is then applied at the first `go` (loading it takes a tenth of a second that
     /// the handshake need not wait for, and is wasted if a GUI names other books).
@@ -108,6 +111,7 @@ impl Session {
             usemillisec: true,
             batch: false,
             debug: false,
+            show_wdl: false,
             default_books_pending: true,
             printer: None,
             answered: Arc::new(AtomicBool::new(false)),
@@ -390,6 +394,7 @@ impl Session {
             Some(Setting::UseMillisec(b)) => self.usemillisec = b,
             Some(Setting::Batch(b)) => self.batch = b,
             Some(Setting::Debug(b)) => self.debug = b,
+            Some(Setting::ShowWdl(b)) => self.show_wdl = b,
             Some(Setting::NewGame) => self.new_game(),
             Some(Setting::BookFiles(list)) => self.set_books(list),
             Some(Setting::Engine(opts)) => {
@@ -451,8 +456,16 @@ impl Session {
                 let out = self.out.clone();
                 let dialect = self.dialect;
                 let multipv_on = self.engine.settings().multipv > 1;
+                // The W/D/L of a score depends on the material on the board: the
+                // root's, for every line of this search.
+                let wdl_material = (self.show_wdl && dialect == Dialect::Uci)
+                    .then(|| wdl::material(self.engine.position()));
                 self.printer = Some(std::thread::spawn(move || {
-                    print_events(&rx, &out, dialect, multipv_on, &answered, done_tx)
+                    let style = InfoStyle {
+                        multipv_on,
+                        wdl_material,
+                    };
+                    print_events(&rx, &out, dialect, style, &answered, done_tx)
                 }));
             }
             Err(e) => self.error(&e.to_string()),
@@ -570,14 +583,14 @@ fn print_events(
     rx: &Receiver<Event>,
     out: &Output,
     dialect: Dialect,
-    multipv_on: bool,
+    style: InfoStyle,
     answered: &AtomicBool,
     done: Sender<()>,
 ) {
     for e in rx.iter() {
         match e {
             Event::Info(i) => {
-                if let Some(line) = dialect.info(&i, multipv_on) {
+                if let Some(line) = dialect.info(&i, style) {
                     out.line(&line);
                 }
             }

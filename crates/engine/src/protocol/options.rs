@@ -56,6 +56,8 @@ pub enum OptionId {
     SixtyMoveRule,
     /// Plies without a capture after which the search scores a draw (0: never).
     Rule60MaxPly,
+    /// UCI: `info` lines carry win/draw/loss chances (`wdl W D L`).
+    ShowWdl,
 }
 
 /// The type of an option.
@@ -365,6 +367,15 @@ pub const TABLE: &[Spec] = &[
         },
         in_ucci: false,
         in_uci: false,
+    },
+    Spec {
+        id: OptionId::ShowWdl,
+        ucci: "showwdl",
+        uci: "UCI_ShowWDL",
+        aliases: &[],
+        kind: Kind::Check(false),
+        in_ucci: false,
+        in_uci: true,
     },
 ];
 

@@ -129,6 +129,8 @@ pub enum Setting {
     Batch(bool),
     /// Echo received lines.
     Debug(bool),
+    /// UCI `UCI_ShowWDL`: `info` lines carry win/draw/loss chances.
+    ShowWdl(bool),
     /// Start a new game (the UCCI `newgame` button).
     NewGame,
     /// Engine settings, applied in this order.
@@ -162,6 +164,7 @@ pub fn setting(id: OptionId, value: &Value) -> Option<Setting> {
         (OptionId::UseMillisec, Value::Bool(b)) => Some(Setting::UseMillisec(*b)),
         (OptionId::Batch, Value::Bool(b)) => Some(Setting::Batch(*b)),
         (OptionId::Debug, Value::Bool(b)) => Some(Setting::Debug(*b)),
+        (OptionId::ShowWdl, Value::Bool(b)) => Some(Setting::ShowWdl(*b)),
         (OptionId::NewGame, _) => Some(Setting::NewGame),
         (OptionId::BookFiles, Value::Text(t)) => Some(Setting::BookFiles(t.clone())),
         (OptionId::Ponder, Value::Bool(b)) => engine(EngineOption::Ponder(*b)),

@@ -33,6 +33,7 @@ pub mod see;
 pub mod settings;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 pub mod worker;
 
 pub use event::{BestMove, Event, Info, Offer};
