@@ -492,7 +492,7 @@ fn found_mates_are_reported_as_mates_however_the_search_ends() {
                 Score::Mate(n as i32),
                 "{fen}: {last:?}"
             );
-            let line = Dialect::Uci.info(last, false).unwrap();
+            let line = Dialect::Uci.info(last, Default::default()).unwrap();
             assert!(line.contains(&format!(" score mate {n} ")), "{fen}: {line}");
             assert_eq!(best.best, Some(last.pv[0]), "{fen}");
         }
