@@ -985,6 +985,65 @@ fn uci_show_wdl_adds_win_draw_loss_chances() {
     assert!(!lines.iter().any(|l| l.contains(" wdl ")), "{lines:?}");
 }
 
+/// `Skill Level` and `UCI_LimitStrength` + `UCI_Elo` weaken the play: a shallow
+/// search of several lines, one of them played; full strength again at level 20.
+#[test]
+fn skill_level_and_uci_elo_weaken_the_search() {
+    let mut d = uci();
+    d.send("uci");
+    let lines = d.until(|l| l == "uciok");
+    for option in [
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name UCI_LimitStrength type check default false",
+    ] {
+        assert!(lines.contains(&option.to_string()), "{option}: {lines:?}");
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name UCI_Elo type spin default ")),
+        "{lines:?}"
+    );
+    d.send("setoption name OwnBook value false");
+    let deepest = |d: &mut Daemon| -> (i32, usize, String) {
+        d.send("position startpos moves h2e2 h9g7");
+        d.send("go wtime 60000 btime 60000");
+        let lines = d.until(|l| l.starts_with("bestmove"));
+        let depth = lines
+            .iter()
+            .filter_map(|l| l.strip_prefix("info depth "))
+            .filter_map(|r| r.split_whitespace().next()?.parse::<i32>().ok())
+            .max()
+            .unwrap_or(0);
+        let pvs = lines
+            .iter()
+            .filter_map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                let i = w.iter().position(|x| *x == "multipv")?;
+                w[i + 1].parse::<usize>().ok()
+            })
+            .max()
+            .unwrap_or(0);
+        let best = lines.last().unwrap().clone();
+        assert_legal("startpos", &["h2e2", "h9g7"], &best);
+        (depth, pvs, best)
+    };
+    d.send("setoption name Skill Level value 0");
+    let (depth, pvs, _) = deepest(&mut d);
+    assert_eq!((depth, pvs), (1, 5));
+    d.send("setoption name Skill Level value 6");
+    assert_eq!(deepest(&mut d).0, 7);
+    // UCI_Elo counts only under UCI_LimitStrength, and then wins over the level.
+    d.send("setoption name UCI_Elo value 1300");
+    assert_eq!(deepest(&mut d).0, 7);
+    d.send("setoption name UCI_LimitStrength value true");
+    assert!(deepest(&mut d).0 <= 2);
+    d.send("setoption name UCI_LimitStrength value false");
+    d.send("setoption name Skill Level value 20");
+    let (depth, pvs, _) = deepest(&mut d);
+    assert!(depth > 7 && pvs == 1, "{depth} {pvs}");
+}
+
 /// `Sixty Move Rule` (Pikafish's check, on by default) and `Rule60MaxPly` (a ply
 /// count, 0 = never) decide whether the search scores the natural-limit draw.
 #[test]

@@ -182,6 +182,7 @@ impl Engine {
             EngineOption::Rules(r) => s.rules = r,
             EngineOption::Referee(r) => s.referee = r,
             EngineOption::SixtyMovePlies(n) => s.sixty_move_plies = n,
+            EngineOption::Skill(k) => s.skill = k,
             EngineOption::UseBook(b) => self.use_book = b,
             EngineOption::BookRandomness(r) => self.book_randomness = r,
             EngineOption::BookFiles(list) => self.load_books(&list)?,

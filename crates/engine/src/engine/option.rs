@@ -65,4 +65,6 @@ pub enum EngineOption {
     /// Plies without a capture after which the search scores a draw: 120 (the
     /// sixty-move rule, the default), another count, or 0 (never).
     SixtyMovePlies(u32),
+    /// Play below full strength (`None`: full strength).
+    Skill(Option<crate::search::skill::Skill>),
 }

@@ -31,6 +31,7 @@ use crate::notation::diagram;
 use crate::rules::{self, RuleSet};
 use crate::search::event::Event;
 use crate::search::repetition::RepetitionRules;
+use crate::search::skill::StrengthOptions;
 use crate::search::{bench, tt::Bound, wdl};
 use command::{Command, ParseContext};
 use crossbeam_channel::{Receiver, Sender, bounded, never, select};
@@ -44,6 +45,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use translate::Setting;
+use translate::StrengthSetting;
 
 /// Engine name for `id name`.
 pub const ENGINE_NAME: &str = concat!("Chuhan ", env!("CARGO_PKG_VERSION"));
@@ -88,6 +90,8 @@ pub struct Session {
     debug: bool,
     /// UCI `UCI_ShowWDL`: `info` lines carry `wdl W D L` (per mille).
     show_wdl: bool,
+    /// `Skill Level`, `UCI_LimitStrength` and `UCI_Elo` as last set.
+    strength: StrengthOptions,
     /// True until the `bookfiles` option is set: its default, the built-in book,
     /// is then applied at the first `go` (loading it takes a tenth of a second that
     /// the handshake need not wait for, and is wasted if a GUI names other books).
@@ -112,6 +116,7 @@ impl Session {
             batch: false,
             debug: false,
             show_wdl: false,
+            strength: StrengthOptions::default(),
             default_books_pending: true,
             printer: None,
             answered: Arc::new(AtomicBool::new(false)),
@@ -395,6 +400,14 @@ impl Session {
             Some(Setting::Batch(b)) => self.batch = b,
             Some(Setting::Debug(b)) => self.debug = b,
             Some(Setting::ShowWdl(b)) => self.show_wdl = b,
+            Some(Setting::Strength(s)) => {
+                match s {
+                    StrengthSetting::Level(n) => self.strength.level = n,
+                    StrengthSetting::Limit(b) => self.strength.limit = b,
+                    StrengthSetting::Elo(e) => self.strength.elo = e,
+                }
+                self.apply(EngineOption::Skill(self.strength.skill()));
+            }
             Some(Setting::NewGame) => self.new_game(),
             Some(Setting::BookFiles(list)) => self.set_books(list),
             Some(Setting::Engine(opts)) => {

@@ -58,6 +58,12 @@ pub enum OptionId {
     Rule60MaxPly,
     /// UCI: `info` lines carry win/draw/loss chances (`wdl W D L`).
     ShowWdl,
+    /// Playing level, 0 to 20 (20: full strength).
+    SkillLevel,
+    /// Play at the strength `UCI_Elo` names.
+    LimitStrength,
+    /// The Elo to play at under `UCI_LimitStrength`.
+    Elo,
 }
 
 /// The type of an option.
@@ -367,6 +373,41 @@ pub const TABLE: &[Spec] = &[
         },
         in_ucci: false,
         in_uci: false,
+    },
+    Spec {
+        id: OptionId::SkillLevel,
+        ucci: "skilllevel",
+        uci: "Skill Level",
+        aliases: &[],
+        kind: Kind::Spin {
+            default: crate::search::skill::MAX_SKILL_LEVEL as i64,
+            min: 0,
+            max: crate::search::skill::MAX_SKILL_LEVEL as i64,
+        },
+        in_ucci: true,
+        in_uci: true,
+    },
+    Spec {
+        id: OptionId::LimitStrength,
+        ucci: "limitstrength",
+        uci: "UCI_LimitStrength",
+        aliases: &[],
+        kind: Kind::Check(false),
+        in_ucci: true,
+        in_uci: true,
+    },
+    Spec {
+        id: OptionId::Elo,
+        ucci: "elo",
+        uci: "UCI_Elo",
+        aliases: &[],
+        kind: Kind::Spin {
+            default: crate::search::skill::MAX_ELO as i64,
+            min: crate::search::skill::MIN_ELO as i64,
+            max: crate::search::skill::MAX_ELO as i64,
+        },
+        in_ucci: true,
+        in_uci: true,
     },
     Spec {
         id: OptionId::ShowWdl,

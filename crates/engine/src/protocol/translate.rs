@@ -120,6 +120,17 @@ pub fn eval_noise(r: Randomness) -> i32 {
     }
 }
 
+/// One strength option's new value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StrengthSetting {
+    /// `Skill Level`.
+    Level(u32),
+    /// `UCI_LimitStrength`.
+    Limit(bool),
+    /// `UCI_Elo`.
+    Elo(i32),
+}
+
 /// What setting an option changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Setting {
@@ -131,6 +142,9 @@ pub enum Setting {
     Debug(bool),
     /// UCI `UCI_ShowWDL`: `info` lines carry win/draw/loss chances.
     ShowWdl(bool),
+    /// One of the strength options (`Skill Level`, `UCI_LimitStrength`,
+    /// `UCI_Elo`): the session combines them into a skill.
+    Strength(StrengthSetting),
     /// Start a new game (the UCCI `newgame` button).
     NewGame,
     /// Engine settings, applied in this order.
@@ -165,6 +179,13 @@ pub fn setting(id: OptionId, value: &Value) -> Option<Setting> {
         (OptionId::Batch, Value::Bool(b)) => Some(Setting::Batch(*b)),
         (OptionId::Debug, Value::Bool(b)) => Some(Setting::Debug(*b)),
         (OptionId::ShowWdl, Value::Bool(b)) => Some(Setting::ShowWdl(*b)),
+        (OptionId::SkillLevel, Value::Int(n)) => {
+            Some(Setting::Strength(StrengthSetting::Level(*n as u32)))
+        }
+        (OptionId::LimitStrength, Value::Bool(b)) => {
+            Some(Setting::Strength(StrengthSetting::Limit(*b)))
+        }
+        (OptionId::Elo, Value::Int(n)) => Some(Setting::Strength(StrengthSetting::Elo(*n as i32))),
         (OptionId::NewGame, _) => Some(Setting::NewGame),
         (OptionId::BookFiles, Value::Text(t)) => Some(Setting::BookFiles(t.clone())),
         (OptionId::Ponder, Value::Bool(b)) => engine(EngineOption::Ponder(*b)),

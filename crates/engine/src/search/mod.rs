@@ -31,6 +31,7 @@ pub mod score;
 pub mod searcher;
 pub mod see;
 pub mod settings;
+pub mod skill;
 pub mod time;
 pub mod tt;
 pub mod wdl;

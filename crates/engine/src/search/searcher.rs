@@ -523,6 +523,11 @@ fn run_search(
         sh.stop.store(true, Ordering::Relaxed);
         let (mut chosen, mut depth, mut bound) =
             answer(&w.root_moves[0], w.best.as_ref(), w.completed_depth);
+        // A weakened level plays one of the lines of its last completed iteration.
+        let skilled = sh
+            .settings
+            .skill
+            .and_then(|s| s.pick(&w.lines, pos.key() ^ sh.eval.seed));
         let last_reported = w.best.clone();
         let reported_depth = w.completed_depth;
         for h in helpers {
@@ -534,6 +539,11 @@ fn run_search(
                 depth = d;
                 bound = None;
             }
+        }
+        if let Some(line) = skilled {
+            chosen = line;
+            depth = w.completed_depth;
+            bound = None;
         }
         // The main thread already reported this line unless the search was cut
         // short inside an iteration or a helper's line was chosen (a helper's

@@ -9,6 +9,7 @@ use crate::rules::Referee;
 use crate::search::params::MOVE_OVERHEAD_MS;
 use crate::search::repetition::RepetitionRules;
 use crate::search::score::{DRAW, Value};
+use crate::search::skill::{SKILL_LINES, Skill};
 
 /// Largest number of principal variations a search reports.
 pub const MAX_MULTIPV: usize = 500;
@@ -64,6 +65,8 @@ pub struct Settings {
     /// sixty-move rule's 120, counted as [`crate::rules::sixty_moves_after`] says);
     /// 0: never.
     pub sixty_move_plies: u32,
+    /// Play below full strength ([`Skill`]); `None`: full strength.
+    pub skill: Option<Skill>,
 }
 
 impl Default for Settings {
@@ -86,11 +89,22 @@ impl Default for Settings {
             ponder: false,
             use_nnue: false,
             sixty_move_plies: crate::rules::params::SIXTY_MOVE_PLIES,
+            skill: None,
         }
     }
 }
 
 impl Settings {
+    /// Principal variations the search computes: the lines asked for, and at
+    /// least [`SKILL_LINES`] at a weakened level (the moves it may choose from).
+    pub fn lines(&self) -> usize {
+        if self.skill.is_some() {
+            self.multipv.max(SKILL_LINES)
+        } else {
+            self.multipv
+        }
+    }
+
     /// The evaluation's configuration, with the noise seeded by `seed`.
     pub fn eval_config(&self, seed: u64) -> EvalConfig {
         EvalConfig {

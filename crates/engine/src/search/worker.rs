@@ -161,6 +161,9 @@ pub struct Worker<'a> {
     nnue: Option<Accumulators>,
     /// Root moves, best first after each iteration.
     pub root_moves: Vec<RootMove>,
+    /// At a weakened level ([`crate::search::skill`]): the principal variations of
+    /// the last completed iteration, best first.
+    pub lines: Vec<RootMove>,
     nodes: u64,
     seldepth: usize,
     root_depth: i32,
@@ -209,6 +212,7 @@ impl<'a> Worker<'a> {
             stack: vec![Frame::default(); MAX_PLY + 4],
             nnue,
             root_moves,
+            lines: Vec::new(),
             nodes: 0,
             seldepth: 0,
             root_depth: 0,
@@ -400,8 +404,9 @@ impl<'a> Worker<'a> {
             (None, Some(m)) if !self.sh.limits.infinite && !self.sh.limits.uses_time() => m,
             _ => MAX_PLY as i32 - 8,
         }
-        .clamp(1, MAX_PLY as i32 - 8);
-        let multipv = self.sh.settings.multipv.clamp(1, self.root_moves.len());
+        .clamp(1, MAX_PLY as i32 - 8)
+        .min(self.sh.settings.skill.map_or(i32::MAX, |s| s.depth()));
+        let multipv = self.sh.settings.lines().clamp(1, self.root_moves.len());
         let mut last_best = Move::NONE;
         let mut stable_iterations = 0u32;
         for depth in 1..=max_depth {
@@ -456,6 +461,9 @@ impl<'a> Worker<'a> {
             }
             self.completed_depth = depth;
             self.best = Some(self.root_moves[0].clone());
+            if self.sh.settings.skill.is_some() {
+                self.lines = self.root_moves[..multipv].to_vec();
+            }
             self.sh.nodes[self.id]
                 .0
                 .store(self.nodes, Ordering::Relaxed);
