@@ -78,8 +78,8 @@ pub struct WdlModel {
 /// The model fitted to Chuhan's self-play (see `docs/wdl.md` for the data and the
 /// calibration).
 pub const MODEL: WdlModel = WdlModel {
-    a: [916.774, -778.028, -1227.650, 1306.812],
-    b: [184.147, -1.386, 105.520, -163.889],
+    a: [900.485, -208.848, -1756.628, 1332.956],
+    b: [111.665, 299.462, -277.270, 28.738],
 };
 
 /// Smallest spread `b(m)` used, so that a poor fit cannot divide by zero.
