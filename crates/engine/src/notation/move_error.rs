@@ -69,6 +69,24 @@ impl MoveError {
     }
 }
 
+impl MoveErrorKind {
+    /// A short, stable name of the kind: `empty`, `syntax`, `no-piece`,
+    /// `not-your-piece`, `no-such-piece`, `unreachable`, `self-check` or
+    /// `ambiguous`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            MoveErrorKind::Empty => "empty",
+            MoveErrorKind::Syntax(_) => "syntax",
+            MoveErrorKind::NoPieceOn(_) => "no-piece",
+            MoveErrorKind::NotYourPiece { .. } => "not-your-piece",
+            MoveErrorKind::NoSuchPiece { .. } => "no-such-piece",
+            MoveErrorKind::Unreachable { .. } => "unreachable",
+            MoveErrorKind::SelfCheck(_) => "self-check",
+            MoveErrorKind::Ambiguous(_) => "ambiguous",
+        }
+    }
+}
+
 fn piece_name(p: Piece) -> String {
     format!("{} {}", p.color, p.kind.name())
 }
