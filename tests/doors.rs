@@ -10,12 +10,11 @@ use chuhan_engine::core::{Position, START_FEN, Validation};
 use chuhan_serve::client::Connection;
 use chuhan_serve::{Running, ServeConfig, Server};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
+use std::process::Command;
 
-const HANG_GUARD: Duration = Duration::from_secs(120);
+mod common;
+
+use common::HANG_GUARD;
 
 /// A line to replay: a FEN (`None`: the start position) and move texts.
 struct Line {
@@ -143,59 +142,11 @@ fn oracle(fen: Option<&str>, iccs: &[&str]) -> String {
 }
 
 /// The daemon, spoken to in UCCI.
-struct Daemon {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
+struct Daemon(common::Daemon);
 
 impl Daemon {
     fn start() -> Daemon {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the binary starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take().unwrap();
-        let mut d = Daemon {
-            child,
-            stdin,
-            lines: rx,
-        };
-        d.send("ucci");
-        d.until("ucciok");
-        d
-    }
-
-    fn send(&mut self, s: &str) {
-        writeln!(self.stdin, "{s}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// The lines up to (not including) `last`.
-    fn until(&mut self, last: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        loop {
-            let l = self
-                .lines
-                .recv_timeout(HANG_GUARD)
-                .expect("the daemon answers");
-            if l == last {
-                return out;
-            }
-            out.push(l);
-        }
+        Daemon(common::Daemon::after("ucci"))
     }
 
     /// `position …`, then `judge`: what the daemon says to each.
@@ -207,12 +158,10 @@ impl Daemon {
         if !line.moves.is_empty() {
             cmd += &format!(" moves {}", line.moves.join(" "));
         }
-        self.send(&cmd);
-        self.send("isready");
-        let said = self.until("readyok");
-        self.send("judge");
-        self.send("isready");
-        let judged = self.until("readyok");
+        self.0.send(&cmd);
+        let said = self.0.sync();
+        self.0.send("judge");
+        let judged = self.0.sync();
         let errors: Vec<&str> = said
             .iter()
             .filter_map(|l| l.strip_prefix("info message error: "))
@@ -247,18 +196,21 @@ impl Daemon {
                     kind: None,
                 }
             }
-            _ => Outcome::Odd(format!(
-                "the daemon must either accept the position and rule on it, or refuse \
-                 both the position and the judge: position said {said:?}, judge said {judged:?}"
-            )),
+            _ => {
+                // A ruling is long: name only the position it ruled on.
+                let judge = match ruling {
+                    Some(json) => {
+                        let v: Value = serde_json::from_str(json).unwrap_or_default();
+                        format!("judgeok on {}", v["fen"])
+                    }
+                    None => format!("{judged:?}"),
+                };
+                Outcome::Odd(format!(
+                    "the daemon must either accept the position and rule on it, or refuse \
+                     both: position said {said:?}, judge said {judge}"
+                ))
+            }
         }
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
