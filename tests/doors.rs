@@ -377,3 +377,53 @@ fn every_door_replays_a_line_the_same_way() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// After a refused `position`, in both dialects: `judge` refuses, naming the
+/// refusal, until a good `position` arrives; `go` still searches the last good
+/// position (a GUI always gets its `bestmove`).
+#[test]
+fn a_judge_after_a_refused_position_never_rules() {
+    for (handshake, prefix) in [("ucci", "info message "), ("uci", "info string ")] {
+        let mut d = common::Daemon::after(handshake);
+        d.send("position startpos moves h2e2");
+        assert_eq!(d.sync(), Vec::<String>::new());
+        d.send("position startpos moves h2e2 h9g7 e2e9");
+        let said = d.sync();
+        let error = format!("{prefix}error: ply 3: cannot play 'e2e9'");
+        assert!(
+            said.len() == 1 && said[0].starts_with(&error),
+            "{handshake}: {said:?}"
+        );
+        for _ in 0..2 {
+            d.send("judge");
+            let judged = d.sync();
+            assert_eq!(judged.len(), 1, "{handshake}: {judged:?}");
+            assert!(
+                judged[0].starts_with(&format!("{prefix}error: judge: no ruling"))
+                    && judged[0].contains("ply 3: cannot play 'e2e9'"),
+                "{handshake}: {judged:?}"
+            );
+        }
+        // `go` searches the last good position: Black to move after h2e2.
+        d.send("go depth 1");
+        let best = d.bestmove();
+        let mv = best.split_whitespace().nth(1).unwrap().parse().unwrap();
+        let mut pos = Position::startpos();
+        pos.make_move("h2e2".parse().unwrap());
+        assert!(pos.is_legal(mv), "{handshake}: {best}");
+        // The refusal still stands after the search; a good position ends it.
+        d.send("judge");
+        assert!(d.sync()[0].contains("no ruling"), "{handshake}");
+        d.send(&format!("position fen {COMPOSED} moves e1e2"));
+        let said = d.sync();
+        assert!(
+            said.len() == 1
+                && said[0].starts_with(&format!("{prefix}warning: a composed position")),
+            "{handshake}: {said:?}"
+        );
+        d.send("judge");
+        let ruling = d.until_prefix("judgeok ").pop().unwrap();
+        let v: Value = serde_json::from_str(&ruling["judgeok ".len()..]).unwrap();
+        assert_eq!(v["fen"], oracle(Some(COMPOSED), &["e1e2"]), "{handshake}");
+    }
+}

@@ -837,7 +837,7 @@ mod cli {
             v["error"]
                 .as_str()
                 .unwrap()
-                .starts_with("ply 2: cannot play h2e2")
+                .starts_with("ply 2: cannot play 'h2e2'")
         );
         let (code, out) = judge(&["--fen", "not a fen"]);
         assert_eq!(code, 2);

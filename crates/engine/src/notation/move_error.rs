@@ -53,7 +53,8 @@ pub enum MoveErrorKind {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveError {
-    /// The text as given (cut to 40 characters).
+    /// The text as given (what [`crate::echo::keep`] keeps of a long one, so that
+    /// the message shows it was cut).
     pub text: String,
     /// What was wrong.
     pub kind: MoveErrorKind,
@@ -63,7 +64,7 @@ impl MoveError {
     /// An error about `text`.
     pub fn new(text: &str, kind: MoveErrorKind) -> MoveError {
         MoveError {
-            text: text.chars().take(40).collect(),
+            text: crate::echo::keep(text),
             kind,
         }
     }
