@@ -2,7 +2,8 @@
 //! start position) and move texts in any notation — into the position it reaches,
 //! its history being the line (what the rules need to judge repetitions).
 //!
-//! Every door that takes "a FEN and moves" calls it: the daemon's `position` (and
+//! Every door that takes "a FEN and moves" calls it ([`replay_from`] when the
+//! start position is already built, as [`super::move_list`] does): the daemon's `position` (and
 //! `probe`), `chuhan judge`, `chuhan book probe`, `POST /api/judge` and the other
 //! endpoints of `chuhan serve` that name a game, and the ChessDB-style
 //! `/chessdb.php?action=queryrule`. So the same line gets the same position, the
@@ -30,7 +31,7 @@
 //! ([`ReplayError`]).
 
 use super::move_error::MoveError;
-use crate::core::{FenError, FenNote, Position, Validation};
+use crate::core::{FenError, FenNote, Move, Position, Validation};
 use std::fmt;
 
 /// A line replayed: the position it reaches and what reading its start let pass.
@@ -38,6 +39,8 @@ use std::fmt;
 pub struct Replay {
     /// The position after the last move; its history is the line.
     pub position: Position,
+    /// The moves of the line, in order.
+    pub moves: Vec<Move>,
     /// What the reading of the start position let pass (a composed position, GUI
     /// liberties in the FEN), one note each.
     pub warnings: Vec<FenNote>,
@@ -104,6 +107,7 @@ impl std::error::Error for ReplayError {}
 /// let r = replay(None, &["炮二平五", "h9g7", "N2+3"], Validation::Lenient).unwrap();
 /// assert_eq!(r.position.game_ply(), 3);
 /// assert_eq!(r.position.last_move().unwrap().to_string(), "h0g2");
+/// assert_eq!(r.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["h2e2", "h9g7", "h0g2"]);
 /// // The third move is the one at fault.
 /// let e = replay(None, &["h2e2", "h9g7", "h2h9"], Validation::Lenient).unwrap_err();
 /// assert_eq!((e.ply(), e.kind()), (3, "no-piece"));
@@ -121,22 +125,27 @@ pub fn replay<S: AsRef<str>>(
         None => (Position::startpos(), Vec::new()),
         Some(f) => Position::from_fen_with(f.trim(), validation).map_err(ReplayError::Fen)?,
     };
-    let position = replay_from(start, moves)?;
-    Ok(Replay { position, warnings })
+    Ok(Replay {
+        warnings,
+        ..replay_from(start, moves)?
+    })
 }
 
-/// Replays `moves` (any notation) from the position `start` (its own history
-/// kept); the first move is ply 1.
-pub fn replay_from<S: AsRef<str>>(
-    mut start: Position,
-    moves: &[S],
-) -> Result<Position, ReplayError> {
+/// Replays `moves` (any notation) from the position `start`, already built (its
+/// own history kept; no warnings); the first move is ply 1.
+pub fn replay_from<S: AsRef<str>>(mut start: Position, moves: &[S]) -> Result<Replay, ReplayError> {
+    let mut played = Vec::with_capacity(moves.len());
     for (i, text) in moves.iter().enumerate() {
         let mv = super::parse_move(&start, text.as_ref())
             .map_err(|error| ReplayError::Move { ply: i + 1, error })?;
         start.make_move(mv);
+        played.push(mv);
     }
-    Ok(start)
+    Ok(Replay {
+        position: start,
+        moves: played,
+        warnings: Vec::new(),
+    })
 }
 
 #[cfg(test)]
