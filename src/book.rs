@@ -10,7 +10,7 @@ use chuhan_arena::book_generator::{self, GenerateOptions};
 use chuhan_engine::book::{
     Book, BookBuilder, BookSet, BuildOptions, OwnBook, RecordFormat, eleeye, fold, params, text,
 };
-use chuhan_engine::core::{Move, Position};
+use chuhan_engine::core::Position;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -71,7 +71,8 @@ pub enum BookCommand {
         /// The position in FEN (default: the start position).
         #[arg(long)]
         fen: Option<String>,
-        /// Moves to play from that position first.
+        /// Moves to play from that position first, in any notation (ICCS `h2e2`,
+        /// WXF `C2.5`, Chinese 炮二平五).
         #[arg(long, num_args = 1..)]
         moves: Vec<String>,
     },
@@ -573,18 +574,11 @@ fn merge_units(dir: &Path, out: &Path) -> Result<ExitCode, String> {
 }
 
 fn probe(files: &[PathBuf], fen: Option<&str>, moves: &[String]) -> Result<(), String> {
-    let mut pos = match fen {
-        None => Position::startpos(),
-        Some(f) => crate::position_arg::read(f, chuhan_engine::core::Validation::Lenient)
-            .map_err(|e| e.to_string())?,
-    };
-    for text in moves {
-        let m: Move = text.parse().map_err(|e| format!("{e}"))?;
-        if !pos.is_legal(m) {
-            return Err(format!("{m} is illegal in {}", pos.to_fen()));
-        }
-        pos.make_move(m);
-    }
+    let line =
+        chuhan_engine::notation::replay(fen, moves, chuhan_engine::core::Validation::Lenient)
+            .map_err(|e| e.to_string())?;
+    crate::position_arg::warn(&line.warnings);
+    let pos = line.position;
     let f = fold(&pos);
     println!("position {}", pos.to_fen());
     println!(

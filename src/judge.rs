@@ -5,9 +5,9 @@
 //! of the side to move. The game comes from a FEN and moves, or from a record (PGN,
 //! XQF or move list, read by [`record::read_all`]); `--svg` draws the ruled cycle.
 
-use chuhan_engine::core::Position;
-use chuhan_engine::notation::diagram;
-use chuhan_engine::rules::{Judgement, RuleSet, judge_from, judge_position};
+use chuhan_engine::core::{FenNote, Position};
+use chuhan_engine::notation::{diagram, replay};
+use chuhan_engine::rules::{Judgement, RuleSet, judge_position};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -17,7 +17,8 @@ pub struct JudgeArgs {
     /// Starting position in FEN (default: the start position).
     #[arg(long, conflicts_with = "pgn")]
     pub fen: Option<String>,
-    /// The moves played from it, ICCS, separated by spaces.
+    /// The moves played from it, separated by spaces, in any notation (ICCS
+    /// `h2e2`, WXF `C2.5`, Chinese 炮二平五; a line may mix them).
     #[arg(long, default_value = "", conflicts_with = "pgn")]
     pub moves: String,
     /// Judge the main line of a game record instead (PGN, XQF, CCBridge or a move list).
@@ -46,33 +47,39 @@ pub struct JudgeArgs {
     pub svg: Option<PathBuf>,
 }
 
-/// Why the game could not be judged: the message and the ply at fault (0 when no
-/// move is to blame).
+/// Why the game could not be judged: the message, the ply at fault (0 when no
+/// move is to blame) and, for a line that cannot be replayed, its kind
+/// ([`chuhan_engine::notation::ReplayError::kind`]).
 struct Failure {
     message: String,
     ply: usize,
+    kind: Option<&'static str>,
 }
 
 impl Failure {
     fn new(message: String) -> Failure {
-        Failure { message, ply: 0 }
+        Failure {
+            message,
+            ply: 0,
+            kind: None,
+        }
     }
 }
 
 /// The final position of the game to judge (its history is the game) and the
 /// ruling.
-fn load(args: &JudgeArgs) -> Result<(Position, Judgement), Failure> {
+fn load(args: &JudgeArgs) -> Result<(Position, Judgement, Vec<FenNote>), Failure> {
     let Some(path) = &args.pgn else {
         let moves: Vec<&str> = args.moves.split_whitespace().collect();
-        let start = match &args.fen {
-            None => Position::startpos(),
-            Some(f) => crate::position_arg::read(f, crate::records::validation(args.strict))
-                .map_err(|e| Failure::new(e.to_string()))?,
-        };
-        return judge_from(start, &moves, args.rules).map_err(|e| Failure {
+        let validation = crate::records::validation(args.strict);
+        let line = replay(args.fen.as_deref(), &moves, validation).map_err(|e| Failure {
             message: e.to_string(),
             ply: e.ply(),
-        });
+            kind: Some(e.kind()),
+        })?;
+        crate::position_arg::warn(&line.warnings);
+        let j = judge_position(&line.position, args.rules);
+        return Ok((line.position, j, line.warnings));
     };
     // Every game is read (a broken one elsewhere in the file does not matter).
     let games = crate::records::read(path, crate::records::validation(args.strict))
@@ -80,16 +87,22 @@ fn load(args: &JudgeArgs) -> Result<(Position, Judgement), Failure> {
     let game = crate::records::pick(path, games, args.game).map_err(Failure::new)?;
     let pos = crate::records::position_at(path, &game, game.ply_count()).map_err(Failure::new)?;
     let j = judge_position(&pos, args.rules);
-    Ok((pos, j))
+    Ok((pos, j, Vec::new()))
 }
 
 /// Judges the game and prints the ruling. A game that cannot be read or played
-/// prints `{"error": "…", "ply": N}` and exits with code 2.
+/// prints `{"error": "…", "ply": N}` (with `"kind"` for a `--fen`/`--moves` line
+/// that cannot be replayed, as [`chuhan_engine::notation::ReplayError::to_json`])
+/// and exits with code 2.
 pub fn run(args: &JudgeArgs) -> ExitCode {
-    let (end, j) = match load(args) {
+    let (end, j, warnings) = match load(args) {
         Ok(x) => x,
         Err(f) => {
-            println!("{}", serde_json::json!({"error": f.message, "ply": f.ply}));
+            let mut v = serde_json::json!({"error": f.message, "ply": f.ply});
+            if let Some(kind) = f.kind {
+                v["kind"] = kind.into();
+            }
+            println!("{v}");
             if !args.json {
                 eprintln!("error: {}", f.message);
             }
@@ -103,7 +116,7 @@ pub fn run(args: &JudgeArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     if args.json {
-        println!("{}", j.to_json_line());
+        println!("{}", j.to_json_line_warning(&warnings));
     } else {
         for line in j.report_lines() {
             println!("{line}");

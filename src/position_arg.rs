@@ -5,14 +5,19 @@
 //! field) are accepted with a warning on standard error; `--strict` refuses
 //! composed positions. Everything else is checked as strictly as ever.
 
-use chuhan_engine::core::{FenError, Position, Validation};
+use chuhan_engine::core::{FenError, FenNote, Position, Validation};
 
 /// The position of `fen`, read with `validation`; each liberty taken is printed as
 /// a warning on standard error.
 pub fn read(fen: &str, validation: Validation) -> Result<Position, FenError> {
     let (pos, notes) = Position::from_fen_with(fen, validation)?;
+    warn(&notes);
+    Ok(pos)
+}
+
+/// Prints each liberty a FEN reading took as a warning on standard error.
+pub fn warn(notes: &[FenNote]) {
     for note in notes {
         eprintln!("warning: FEN: {note}");
     }
-    Ok(pos)
 }

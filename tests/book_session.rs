@@ -6,87 +6,47 @@
 use chuhan_engine::book::builtin::{BUILTIN_BYTES, builtin};
 use chuhan_engine::book::{BookAssembler, BookMove};
 use chuhan_engine::core::{Move, Position};
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
+use std::process::Command;
 
-const HANG_GUARD: Duration = Duration::from_secs(120);
+mod common;
 
+/// The daemon after its handshake, with the clock of a `go` that asks for a game
+/// move (the book may answer it; analysis requests such as a bare `go depth` are
+/// searched).
 struct Daemon {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    /// The clock of a `go` that asks for a game move (the book may answer it;
-    /// analysis requests such as a bare `go depth` are searched).
+    d: common::Daemon,
     clock: &'static str,
 }
 
 impl Daemon {
     fn start(handshake: &str) -> Daemon {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the binary starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take().unwrap();
-        let mut d = Daemon {
-            child,
-            stdin,
-            lines,
+        Daemon {
+            d: common::Daemon::after(handshake),
             clock: if handshake == "ucci" {
                 "time 600"
             } else {
                 "wtime 600000 btime 600000"
             },
-        };
-        d.send(handshake);
-        let ok = format!("{handshake}ok");
-        d.until(|l| l == ok);
-        d
+        }
     }
 
     fn send(&mut self, s: &str) {
-        writeln!(self.stdin, "{s}").unwrap();
-        self.stdin.flush().unwrap();
+        self.d.send(s);
     }
 
     fn until(&mut self, pred: impl Fn(&str) -> bool) -> Vec<String> {
-        let mut out = Vec::new();
-        loop {
-            let l = self
-                .lines
-                .recv_timeout(HANG_GUARD)
-                .expect("the daemon answers");
-            let done = pred(&l);
-            out.push(l);
-            if done {
-                return out;
-            }
-        }
+        self.d.until(pred)
     }
 
     /// Everything printed before `readyok`.
     fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut v = self.until(|l| l == "readyok");
-        v.pop();
-        v
+        self.d.sync()
     }
 
-    /// The lines of a `go` up to and including `bestmove`.
     /// A `go` for a game move with a clock and at most `depth` plies: the book
-    /// answers it if it can, else a search to `depth`.
+    /// answers it if it can, else a search to `depth`; its lines up to and
+    /// including `bestmove`.
     fn game(&mut self, depth: u32) -> Vec<String> {
         let go = format!("go depth {depth} {}", self.clock);
         self.go(&go)
@@ -95,13 +55,6 @@ impl Daemon {
     fn go(&mut self, go: &str) -> Vec<String> {
         self.send(go);
         self.until(|l| l.starts_with("bestmove"))
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -2,125 +2,18 @@
 //! hang guards (generous), never performance assertions.
 
 use chuhan_engine::core::{Move, Position};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::Duration;
+use std::process::Command;
 
-const HANG_GUARD: Duration = Duration::from_secs(120);
+mod common;
 
-struct Daemon {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
-impl Daemon {
-    fn start() -> Daemon {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the binary starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Daemon {
-            child,
-            stdin,
-            lines: rx,
-        }
-    }
-
-    fn send(&mut self, s: &str) {
-        self.send_bytes(format!("{s}\n").as_bytes());
-    }
-
-    fn send_bytes(&mut self, b: &[u8]) {
-        let w = self.stdin.as_mut().expect("stdin open");
-        w.write_all(b).unwrap();
-        w.flush().unwrap();
-    }
-
-    fn next(&mut self) -> String {
-        match self.lines.recv_timeout(HANG_GUARD) {
-            Ok(l) => l,
-            Err(RecvTimeoutError::Timeout) => panic!("the daemon hung"),
-            Err(RecvTimeoutError::Disconnected) => panic!("the daemon exited"),
-        }
-    }
-
-    /// Reads lines until one satisfies `pred`; returns all lines read.
-    fn until(&mut self, pred: impl Fn(&str) -> bool) -> Vec<String> {
-        let mut out = Vec::new();
-        loop {
-            let l = self.next();
-            let done = pred(&l);
-            out.push(l);
-            if done {
-                return out;
-            }
-        }
-    }
-
-    fn until_prefix(&mut self, p: &str) -> Vec<String> {
-        self.until(|l| l.starts_with(p))
-    }
-
-    /// Sends `isready` and returns everything printed before `readyok`.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut v = self.until(|l| l == "readyok");
-        v.pop();
-        v
-    }
-
-    fn bestmove(&mut self) -> String {
-        self.until(|l| l.starts_with("bestmove") || l == "nobestmove")
-            .pop()
-            .unwrap()
-    }
-
-    fn wait_exit(mut self) -> bool {
-        self.stdin.take();
-        for _ in 0..1200 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        false
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use common::Daemon;
 
 fn ucci() -> Daemon {
-    let mut d = Daemon::start();
-    d.send("ucci");
-    d.until(|l| l == "ucciok");
-    d
+    Daemon::after("ucci")
 }
 
 fn uci() -> Daemon {
-    let mut d = Daemon::start();
-    d.send("uci");
-    d.until(|l| l == "uciok");
-    d
+    Daemon::after("uci")
 }
 
 fn move_of(line: &str) -> Move {

@@ -35,6 +35,7 @@
 //! | the pieces on the board, the position | [`Placement`](core::Placement), [`Position`](core::Position) | [`core::placement`], [`core::position`] |
 //! | the rule set (CXA 2011, AXF) and its policy | [`RuleSet`](rules::RuleSet), [`Policy`](rules::policy::Policy) | [`rules::ruleset`], [`rules::policy`] |
 //! | the game's state after a move; the arbiter's ruling | [`GameStatus`](rules::GameStatus), [`Judgement`](rules::Judgement) | [`rules::status`], [`rules::judge`](mod@rules::judge) |
+//! | a line replayed from a FEN and move texts (any notation), or the ply that failed | [`Replay`](notation::Replay), [`ReplayError`](notation::ReplayError) | [`notation::replay`] |
 //! | a search value; a score as an engine reports it (cp or mate) | [`Value`](search::score::Value), [`Score`](search::score::Score) | [`search::score`] |
 //! | what may follow a `bestmove` (draw, resign) | [`Offer`](search::event::Offer) | [`search::event`] |
 //! | the engine facade | [`Engine`](engine::Engine), [`EngineError`](engine::EngineError) | [`engine`] |

@@ -5,7 +5,7 @@
 //! | endpoint | answer |
 //! |---|---|
 //! | `GET /api/health` | version, rule sets, limits |
-//! | `POST /api/judge` | the ruling ([`Judgement`], as `chuhan judge --json`) on a JSON game or on a record sent as the body (`?game=N&ply=P&rules=R`) |
+//! | `POST /api/judge` | the ruling ([`Judgement`], as `chuhan judge --json`, with `warnings` when the start position is a composed one) on a JSON game or on a record sent as the body (`?game=N&ply=P&rules=R`) |
 //! | `POST /api/record` | a record sent as the body, read: tags, start FEN, moves (`?game=N`) |
 //! | `POST /api/moves` | the legal moves with verdicts and their ICCS, WXF and Chinese texts, and the moves played in each notation |
 //! | `GET`/`POST /api/diagram` | an SVG of the position (`view=position`, banned and drawing moves marked with `marks`) or of the ruled cycle (`view=ruling`) |
@@ -131,14 +131,16 @@ pub async fn judge(
     let body = body?;
     let json = is_json(&headers, &body);
     let text = blocking(move || {
-        let (pos, rules) = if json {
+        let (pos, rules, warnings) = if json {
             let spec: GameSpec = parse_json(&body)?;
-            (spec.position()?, spec.rules)
+            let line = spec.replay()?;
+            (line.position, spec.rules, line.warnings)
         } else {
             let (game, _) = read_record(&body, q.game.unwrap_or(1))?;
-            (record_position(&game, q.ply)?, q.rules.unwrap_or_default())
+            let pos = record_position(&game, q.ply)?;
+            (pos, q.rules.unwrap_or_default(), Vec::new())
         };
-        Ok(judge_position(&pos, rules).to_json_line())
+        Ok(judge_position(&pos, rules).to_json_line_warning(&warnings))
     })
     .await?;
     Ok(json_text(text))
@@ -340,7 +342,7 @@ pub struct DiagramSpec {
 
 /// Draws the diagram `spec` asks for.
 fn draw(spec: &DiagramSpec) -> Result<String, ApiError> {
-    let pos = play(spec.fen.as_deref(), &spec.moves.texts())?;
+    let pos = play(spec.fen.as_deref(), &spec.moves.texts())?.position;
     if spec.view == View::Ruling {
         return Ok(diagram::ruling(&pos, &judge_position(&pos, spec.rules)));
     }
@@ -419,7 +421,11 @@ pub async fn analyse(
     let (pos, rules, budget) = blocking(move || {
         let q: AnalyseSpec = parse_json(&body)?;
         let budget = Budget::new(q.movetime_ms, q.depth)?;
-        Ok((play(q.fen.as_deref(), &q.moves.texts())?, q.rules, budget))
+        Ok((
+            play(q.fen.as_deref(), &q.moves.texts())?.position,
+            q.rules,
+            budget,
+        ))
     })
     .await?;
     let side: Color = pos.side_to_move();

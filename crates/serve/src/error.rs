@@ -1,9 +1,11 @@
 //! Errors: [`ApiError`], the answer to a bad request (a 4xx status and
-//! `{"error": "…"}`, with the ply at fault when a move is to blame), and
+//! `{"error": "…"}`, with the ply at fault when a move is to blame and the kind of
+//! fault when a line cannot be replayed), and
 //! [`ServeError`], why the service could not start.
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use chuhan_engine::notation::ReplayError;
 use std::fmt;
 
 /// A request the service refuses, answered as JSON: `{"error": "…"}` and, when a
@@ -16,6 +18,9 @@ pub struct ApiError {
     pub message: String,
     /// The ply at fault, if a position or move is to blame.
     pub ply: Option<usize>,
+    /// What was wrong with a line that cannot be replayed
+    /// ([`ReplayError::kind`]: `fen`, `syntax`, `unreachable`, ...).
+    pub kind: Option<&'static str>,
     /// Seconds after which to try again (503 only).
     pub retry_after: Option<u64>,
 }
@@ -32,7 +37,17 @@ impl ApiError {
             status,
             message: message.into(),
             ply: None,
+            kind: None,
             retry_after: None,
+        }
+    }
+
+    /// A 400 for a line that cannot be replayed: the message, ply and kind every
+    /// door gives it ([`ReplayError::to_json`]).
+    pub fn replay(e: &ReplayError) -> ApiError {
+        ApiError {
+            kind: Some(e.kind()),
+            ..ApiError::bad_request(e.to_string()).at_ply(e.ply())
         }
     }
 
@@ -44,10 +59,14 @@ impl ApiError {
 
     /// The JSON body.
     pub fn body(&self) -> serde_json::Value {
-        match self.ply {
-            Some(ply) => serde_json::json!({"error": self.message, "ply": ply}),
-            None => serde_json::json!({"error": self.message}),
+        let mut v = serde_json::json!({"error": self.message});
+        if let Some(ply) = self.ply {
+            v["ply"] = ply.into();
         }
+        if let Some(kind) = self.kind {
+            v["kind"] = kind.into();
+        }
+        v
     }
 }
 

@@ -1,17 +1,18 @@
 //! The game a request names: a start position (FEN, or the start position) and the
 //! moves played from it, in any notation (ICCS `h2e2`, WXF `C2.5`, Chinese
 //! 炮二平五), or a record file sent as the body (PGN, XQF, CCBridge, move lists).
-//! Everything is read in memory and checked move by move; the first bad move is
-//! named with its ply.
+//! Everything is read in memory and replayed by [`replay`] (the one way every door
+//! replays a line: a composed start position is taken with a warning); the first
+//! bad move is named with its ply.
 
 use crate::error::ApiError;
 use crate::params::MAX_PLIES;
 use axum::http::StatusCode;
-use chuhan_engine::core::{Move, Position, Validation};
+use chuhan_engine::core::{Position, Validation};
 use chuhan_engine::notation::move_list::MoveListError;
 use chuhan_engine::notation::pgn::{PgnError, PgnErrorKind};
 use chuhan_engine::notation::record::RecordError;
-use chuhan_engine::notation::{Game, parse_move, record};
+use chuhan_engine::notation::{Game, Replay, record, replay};
 use chuhan_engine::rules::RuleSet;
 use serde::Deserialize;
 
@@ -64,29 +65,28 @@ pub struct GameSpec {
 impl GameSpec {
     /// The final position, its history being the game.
     pub fn position(&self) -> Result<Position, ApiError> {
+        self.replay().map(|r| r.position)
+    }
+
+    /// The game replayed: the final position and what reading its start let pass.
+    pub fn replay(&self) -> Result<Replay, ApiError> {
         play(self.fen.as_deref(), &self.moves.texts())
     }
 }
 
-/// Plays `moves` (any notation) from `fen` (the start position when `None`).
-pub fn play(fen: Option<&str>, moves: &[&str]) -> Result<Position, ApiError> {
+/// Plays `moves` (any notation) from `fen` (the start position when `None` or
+/// empty) by [`replay`], as every door does: the FEN read leniently (a composed
+/// position with a warning), the first bad move named with its ply and kind
+/// ([`ApiError::replay`]); more than [`MAX_PLIES`] moves are a 413.
+pub fn play(fen: Option<&str>, moves: &[&str]) -> Result<Replay, ApiError> {
     if moves.len() > MAX_PLIES {
         return Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("{} moves: at most {MAX_PLIES} per request", moves.len()),
         ));
     }
-    let mut pos = match fen.map(str::trim) {
-        None | Some("") => Position::startpos(),
-        Some(f) => Position::from_fen(f)
-            .map_err(|e| ApiError::bad_request(format!("invalid FEN: {e}")).at_ply(0))?,
-    };
-    for (i, text) in moves.iter().enumerate() {
-        let m: Move = parse_move(&pos, text)
-            .map_err(|e| ApiError::bad_request(format!("ply {}: {e}", i + 1)).at_ply(i + 1))?;
-        pos.make_move(m);
-    }
-    Ok(pos)
+    let fen = fen.map(str::trim).filter(|f| !f.is_empty());
+    replay(fen, moves, Validation::Lenient).map_err(|e| ApiError::replay(&e))
 }
 
 /// Reads game `number` (1 = the first) of the record `bytes`, leniently: a line is

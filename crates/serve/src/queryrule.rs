@@ -10,10 +10,19 @@
 //! is `rules=cxa2011` (default) or `rules=axf` (the cloud rules AXF-style), and
 //! `reptimes=N` rules a move that makes a position occur N+1 times (default 2: the
 //! third occurrence, as both rule books count; 1 rules the first repetition).
+//!
+//! The line is replayed as at every other door ([`replay`]): the board read
+//! leniently (a composed position is ruled, with a warning), the moves in any
+//! notation (ICCS as the cloud writes them, WXF or Chinese; a `+` of WXF must be
+//! sent as `%2B` in a query string). The text answers are the cloud's; the JSON
+//! answers add what the cloud does not say: `board`, the position ruled (its FEN),
+//! and `warnings` when there are any; on a refusal `error`, `ply` and `kind`, as
+//! [`ReplayError::to_json`] writes them.
 
 use crate::error::ApiError;
 use crate::params::MAX_PLIES;
-use chuhan_engine::core::{Move, Position, Terminal};
+use chuhan_engine::core::{Terminal, Validation};
+use chuhan_engine::notation::{ReplayError, replay};
 use chuhan_engine::rules::{RuleSet, move_verdicts};
 use serde::Deserialize;
 
@@ -24,7 +33,8 @@ pub struct CloudQuery {
     pub action: Option<String>,
     /// The start position (FEN).
     pub board: Option<String>,
-    /// The moves played from it, ICCS, separated by `|` (`move:` prefixes allowed).
+    /// The moves played from it, in any notation, separated by `|` (`move:`
+    /// prefixes allowed).
     pub movelist: Option<String>,
     /// Repetitions before a move is ruled (see the module doc).
     pub reptimes: Option<String>,
@@ -87,11 +97,7 @@ pub fn answer(q: &CloudQuery) -> Result<CloudAnswer, ApiError> {
             CloudAnswer::Text(s.to_string())
         }
     };
-    let Some(mut pos) = q
-        .board
-        .as_deref()
-        .and_then(|b| Position::from_fen(b.trim()).ok())
-    else {
+    let Some(board) = q.board.as_deref() else {
         return Ok(plain("invalid board"));
     };
     let texts: Vec<&str> = q
@@ -105,12 +111,23 @@ pub fn answer(q: &CloudQuery) -> Result<CloudAnswer, ApiError> {
     if texts.len() > MAX_PLIES {
         return Ok(plain("invalid movelist"));
     }
-    for t in texts {
-        match t.parse::<Move>() {
-            Ok(m) if pos.is_legal(m) => pos.make_move(m),
-            _ => return Ok(plain("invalid movelist")),
+    let line = match replay(Some(board), &texts, Validation::Lenient) {
+        Ok(line) => line,
+        Err(e) => {
+            let status = match e {
+                ReplayError::Fen(_) => "invalid board",
+                ReplayError::Move { .. } => "invalid movelist",
+            };
+            return Ok(if json {
+                let mut v = e.to_json();
+                v["status"] = status.into();
+                CloudAnswer::Json(v)
+            } else {
+                CloudAnswer::Text(status.to_string())
+            });
         }
-    }
+    };
+    let pos = line.position;
     match pos.terminal() {
         Terminal::Checkmate => return Ok(plain("checkmate")),
         Terminal::Stalemate => return Ok(plain("stalemate")),
@@ -122,7 +139,11 @@ pub fn answer(q: &CloudQuery) -> Result<CloudAnswer, ApiError> {
             .iter()
             .map(|v| serde_json::json!({"move": v.mv.to_string(), "rule": v.verdict.name()}))
             .collect();
-        CloudAnswer::Json(serde_json::json!({"status": "ok", "moves": moves}))
+        let mut v = serde_json::json!({"status": "ok", "moves": moves, "board": pos.to_fen()});
+        if !line.warnings.is_empty() {
+            v["warnings"] = line.warnings.iter().map(|w| w.to_string()).collect();
+        }
+        CloudAnswer::Json(v)
     } else {
         let items: Vec<String> = verdicts
             .iter()
@@ -164,7 +185,8 @@ mod tests {
                 "a0a9", "e9e8", "a9a8", "e8e9", "a8a9", "e9e8", "a9a8", "e8e9",
             ],
         )
-        .unwrap();
+        .unwrap()
+        .position;
         assert_eq!(t.split('|').count(), pos.legal_moves().len());
     }
 

@@ -4,7 +4,9 @@
 //! still serves.
 
 use chuhan_engine::core::Position;
-use chuhan_engine::rules::{RuleSet, judge};
+use chuhan_engine::core::Validation;
+use chuhan_engine::notation::replay;
+use chuhan_engine::rules::{RuleSet, judge_position};
 use chuhan_serve::client::{Connection, Reply};
 use chuhan_serve::{Running, ServeConfig, ServeError, Server, params};
 use serde_json::{Value, json};
@@ -85,12 +87,10 @@ fn judge_answers_the_json_of_chuhan_judge() {
     );
     assert_eq!(r.status, 200, "{}", r.text());
     let moves: Vec<&str> = CHECK_MOVES.split(' ').collect();
-    let expected: Value = serde_json::from_str(
-        &judge(Some(CHECK_FEN), &moves, RuleSet::Cxa2011)
-            .unwrap()
-            .to_json_line(),
-    )
-    .unwrap();
+    let line = replay(Some(CHECK_FEN), &moves, Validation::Lenient).unwrap();
+    let expected: Value =
+        serde_json::from_str(&judge_position(&line.position, RuleSet::Cxa2011).to_json_line())
+            .unwrap();
     assert_eq!(r.json(), expected);
     assert_eq!(r.json()["status"], "repetition");
     assert_eq!(r.json()["repetition"]["must_vary"], "red");

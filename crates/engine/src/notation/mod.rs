@@ -12,10 +12,13 @@
 //!   which recognises the kind of a file from its bytes. [`charset`] turns bytes into
 //!   text. The binary formats share [`tree`] (their move trees, every move checked);
 //!   a lenient reading keeps what it can with a [`Warning`].
+//! * Lines: [`replay`] plays move texts in any notation from a FEN (or the start
+//!   position) under a [`crate::core::Validation`] policy: the one way every door
+//!   (daemon, `chuhan judge`, `chuhan serve`, book probing) replays a line.
 //! * Pictures: [`diagram`], a Unicode text board and an SVG diagram with arrows and a
 //!   caption.
 //!
-//! Nothing here prints; errors are typed ([`MoveError`], [`pgn::PgnError`],
+//! Nothing here prints; errors are typed ([`MoveError`], [`ReplayError`], [`pgn::PgnError`],
 //! [`xqf::XqfError`], [`record::RecordError`]).
 
 pub mod ccbridge;
@@ -29,6 +32,7 @@ pub mod move_error;
 pub mod move_list;
 pub mod pgn;
 pub mod record;
+pub mod replay;
 pub mod tree;
 pub mod warning;
 pub mod wxf;
@@ -38,6 +42,7 @@ pub use chinese::Script;
 pub use game::{Game, Line, Node};
 pub use iccs::IccsStyle;
 pub use move_error::{MoveError, MoveErrorKind};
+pub use replay::{Replay, ReplayError, replay};
 pub use warning::Warning;
 
 use crate::core::{Move, Position};

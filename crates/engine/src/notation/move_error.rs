@@ -53,7 +53,8 @@ pub enum MoveErrorKind {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveError {
-    /// The text as given (cut to 40 characters).
+    /// The text as given (what [`crate::echo::keep`] keeps of a long one, so that
+    /// the message shows it was cut).
     pub text: String,
     /// What was wrong.
     pub kind: MoveErrorKind,
@@ -63,8 +64,26 @@ impl MoveError {
     /// An error about `text`.
     pub fn new(text: &str, kind: MoveErrorKind) -> MoveError {
         MoveError {
-            text: text.chars().take(40).collect(),
+            text: crate::echo::keep(text),
             kind,
+        }
+    }
+}
+
+impl MoveErrorKind {
+    /// A short, stable name of the kind: `empty`, `syntax`, `no-piece`,
+    /// `not-your-piece`, `no-such-piece`, `unreachable`, `self-check` or
+    /// `ambiguous`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            MoveErrorKind::Empty => "empty",
+            MoveErrorKind::Syntax(_) => "syntax",
+            MoveErrorKind::NoPieceOn(_) => "no-piece",
+            MoveErrorKind::NotYourPiece { .. } => "not-your-piece",
+            MoveErrorKind::NoSuchPiece { .. } => "no-such-piece",
+            MoveErrorKind::Unreachable { .. } => "unreachable",
+            MoveErrorKind::SelfCheck(_) => "self-check",
+            MoveErrorKind::Ambiguous(_) => "ambiguous",
         }
     }
 }

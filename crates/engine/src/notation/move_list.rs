@@ -12,6 +12,7 @@
 use super::game::Game;
 use super::move_error::MoveError;
 use super::pgn::MAX_GAME_WORDS;
+use super::replay::{ReplayError, replay_from};
 use crate::core::{FenError, Position};
 use std::fmt;
 
@@ -96,21 +97,19 @@ pub fn read(text: &str) -> Result<Game, MoveListError> {
     {
         words.remove(0);
     }
-    let mut game = Game::new(start);
-    let mut pos = game.start.clone();
-    let mut index = 0;
-    for w in words {
-        let digits = w.trim_end_matches('.');
-        if digits.chars().all(|c| c.is_ascii_digit()) {
-            continue;
-        }
-        index += 1;
-        if index > MAX_GAME_WORDS {
-            return Err(MoveListError::TooLong);
-        }
-        let mv =
-            super::parse_move(&pos, w).map_err(|error| MoveListError::BadMove { index, error })?;
-        pos.make_move(mv);
+    let moves: Vec<&str> = words
+        .into_iter()
+        .filter(|w| !w.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()))
+        .collect();
+    if moves.len() > MAX_GAME_WORDS {
+        return Err(MoveListError::TooLong);
+    }
+    let mut game = Game::new(start.clone());
+    let line = replay_from(start, &moves).map_err(|e| match e {
+        ReplayError::Fen(e) => MoveListError::BadFen(e),
+        ReplayError::Move { ply, error } => MoveListError::BadMove { index: ply, error },
+    })?;
+    for mv in line.moves {
         game.push(mv);
     }
     Ok(game)

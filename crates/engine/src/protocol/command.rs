@@ -5,8 +5,9 @@
 //! whatever it sent, so its limits are read leniently and each fix-up is a
 //! [`GoWarning`] instead of a refusal.
 
-use crate::core::{Color, FenError, FenNote, Move, Position, Validation};
+use crate::core::{Color, FenNote, Move, Position, Validation};
 use crate::echo::{echo, keep};
+use crate::notation::replay::{ReplayError, replay};
 use crate::rules::{ParseRuleSetError, RuleSet};
 use crate::search::limits::{Clock, Limits};
 use std::fmt;
@@ -73,17 +74,15 @@ pub enum ParseError {
     Unknown(String),
     /// A required part is missing.
     Missing(&'static str),
-    /// The FEN is invalid.
-    Fen(FenError),
     /// A word that should be a move is not one.
     BadMove(String),
-    /// A move is not legal at its point in the list.
-    IllegalMove {
-        /// The move text.
-        text: String,
-        /// 1-based position in the move list.
-        index: usize,
-    },
+    /// The line of a `position` (or `probe`) cannot be replayed: the FEN or the
+    /// move at fault ([`ReplayError`]).
+    Line(ReplayError),
+    /// A `position` line refused, for the reason inside: the session keeps its
+    /// last good position for `go`, but `judge` refuses to rule until a good
+    /// position arrives.
+    Position(Box<ParseError>),
     /// A keyword's number is missing or malformed.
     BadNumber {
         /// The keyword.
@@ -112,11 +111,9 @@ impl fmt::Display for ParseError {
         match self {
             ParseError::Unknown(w) => write!(f, "unknown command {}", echo(w)),
             ParseError::Missing(what) => write!(f, "missing {what}"),
-            ParseError::Fen(e) => write!(f, "{e}"),
             ParseError::BadMove(w) => write!(f, "{} is not a move", echo(w)),
-            ParseError::IllegalMove { text, index } => {
-                write!(f, "move {index} {} is illegal", echo(text))
-            }
+            ParseError::Line(e) => write!(f, "{e}"),
+            ParseError::Position(e) => write!(f, "{e}"),
             ParseError::BadNumber { key, text } => {
                 write!(f, "{} needs a number, not {}", echo(key), echo(text))
             }
@@ -153,8 +150,9 @@ fn parse_move(w: &str) -> Result<Move, ParseError> {
         .ok_or_else(|| ParseError::BadMove(short(w)))
 }
 
-/// Parses `{fen F | startpos} [moves …]` into a position with the moves played,
-/// with the notes of its FEN.
+/// Parses `{fen F | startpos} [moves …]` into a position with the moves played
+/// (any notation, see [`crate::notation::replay`]: the FEN lenient, a composed
+/// position accepted), with the notes of its FEN.
 pub fn parse_position(words: &[&str]) -> Result<(Position, Vec<FenNote>), ParseError> {
     let Some(&first) = words.first() else {
         return Err(ParseError::Missing("'fen' or 'startpos'"));
@@ -163,34 +161,22 @@ pub fn parse_position(words: &[&str]) -> Result<(Position, Vec<FenNote>), ParseE
         .iter()
         .position(|w| w.eq_ignore_ascii_case("moves"))
         .unwrap_or(words.len());
-    let mut notes = Vec::new();
-    let mut pos = if first.eq_ignore_ascii_case("startpos") {
+    let fen = if first.eq_ignore_ascii_case("startpos") {
         if moves_at > 1 {
             return Err(ParseError::Unexpected(short(words[1])));
         }
-        Position::startpos()
+        None
     } else if first.eq_ignore_ascii_case("fen") {
         if moves_at <= 1 {
             return Err(ParseError::Missing("the FEN"));
         }
-        let (pos, n) = Position::from_fen_with(&words[1..moves_at].join(" "), Validation::Lenient)
-            .map_err(ParseError::Fen)?;
-        notes = n;
-        pos
+        Some(words[1..moves_at].join(" "))
     } else {
         return Err(ParseError::Unexpected(short(first)));
     };
-    for (i, w) in words.iter().skip(moves_at + 1).enumerate() {
-        let m = parse_move(w)?;
-        if !pos.is_legal(m) {
-            return Err(ParseError::IllegalMove {
-                text: short(w),
-                index: i + 1,
-            });
-        }
-        pos.make_move(m);
-    }
-    Ok((pos, notes))
+    let moves = words.get(moves_at + 1..).unwrap_or(&[]);
+    let r = replay(fen.as_deref(), moves, Validation::Lenient).map_err(ParseError::Line)?;
+    Ok((r.position, r.warnings))
 }
 
 fn number<T: std::str::FromStr>(key: &str, w: Option<&&str>) -> Result<T, ParseError> {
@@ -481,7 +467,8 @@ pub fn parse(line: &str, ctx: &ParseContext) -> Result<Option<Command>, ParseErr
             Command::SetOption { name, value }
         }
         "position" | "fen" | "startpos" => {
-            let (pos, notes) = parse_position(if cmd == "position" { rest } else { &words })?;
+            let (pos, notes) = parse_position(if cmd == "position" { rest } else { &words })
+                .map_err(|e| ParseError::Position(Box::new(e)))?;
             Command::Position(Box::new(pos), notes)
         }
         "banmoves" => Command::BanMoves(

@@ -5,7 +5,12 @@
 //! in UCCI `batch` mode a search hears only `stop` and `quit`, and the other lines
 //! wait for its answer. The end of the input ends the daemon, whatever it is doing
 //! (a running search is stopped and answers first). Every rejected line gets
-//! exactly one error line and changes nothing. A `go` is not rejected for its
+//! exactly one error line and changes nothing, with one exception: after a refused
+//! `position` (a bad FEN, a move that cannot be played), `go` still searches the
+//! last good position, but `judge` answers with an error naming the refusal until a
+//! good `position` arrives, never a ruling on another position. `position` lines
+//! are replayed by [`crate::notation::replay`], as every other door replays a line
+//! (moves in any notation, the FEN read leniently). A `go` is not rejected for its
 //! limits: what it could not read gets one warning line each and the search runs
 //! with the rest, so a GUI always gets its `bestmove`.
 //!
@@ -103,6 +108,10 @@ pub struct Session {
     answered: Arc<AtomicBool>,
     /// Disconnected by the printer once it has written the final `bestmove`.
     done: Receiver<()>,
+    /// Why the last `position` line was refused, until a good one arrives: `go`
+    /// still searches the last good position (a GUI always gets its `bestmove`),
+    /// but `judge` refuses rather than rule on a position other than the one asked.
+    refused: Option<String>,
 }
 
 impl Session {
@@ -121,6 +130,7 @@ impl Session {
             printer: None,
             answered: Arc::new(AtomicBool::new(false)),
             done: never(),
+            refused: None,
         }
     }
 
@@ -260,6 +270,9 @@ impl Session {
             Ok(None) => return None,
             Err(e) => {
                 self.error(&e.to_string());
+                if let command::ParseError::Position(why) = e {
+                    self.refused = Some(why.to_string());
+                }
                 return None;
             }
         };
@@ -285,6 +298,7 @@ impl Session {
                 for n in notes {
                     self.note(&format!("warning: {n}"));
                 }
+                self.refused = None;
                 self.engine.set_position(*p);
             }
             Command::BanMoves(moves) => {
@@ -348,8 +362,16 @@ impl Session {
     }
 
     /// Rules on the game of the current position: the report as message lines,
-    /// then `judgeok` and the ruling as one line of JSON.
+    /// then `judgeok` and the ruling as one line of JSON. After a refused
+    /// `position`, one error line naming the refusal instead: the position the
+    /// engine still holds is not the one the arbiter asked about.
     fn judge(&self, set: Option<RuleSet>) {
+        if let Some(why) = &self.refused {
+            self.error(&format!(
+                "judge: no ruling, the last position was refused: {why}"
+            ));
+            return;
+        }
         let set = set.unwrap_or(match self.engine.settings().rules {
             RepetitionRules::Judged(r) => r,
             RepetitionRules::AllDraws => RuleSet::default(),

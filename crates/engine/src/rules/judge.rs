@@ -1,4 +1,6 @@
-//! The arbiter interface: [`judge`] rules on a game — status, winner, the latest
+//! The arbiter interface: [`judge_position`] rules on a game (a position whose
+//! history is the game; [`crate::notation::replay`] builds it from a FEN and move
+//! texts) — status, winner, the latest
 //! repetition with every cycle move classified, and a verdict for each legal move
 //! of the side to move — in one serialisable [`Judgement`]. The `chuhan judge`
 //! command and the daemon's `judge` command print it.
@@ -10,7 +12,7 @@ use super::ruleset::RuleSet;
 use super::status::{Status, status_with};
 use super::threat::ChaseKind;
 use super::verdict::Article;
-use crate::core::{Color, FenError, GameResult, Move, Position, Square};
+use crate::core::{Color, GameResult, Move, Position, Square};
 use serde::Serialize;
 use std::fmt;
 
@@ -102,120 +104,17 @@ pub struct MoveVerdict {
     pub why: String,
 }
 
-/// Why a game could not be judged.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum JudgeError {
-    /// The FEN is invalid.
-    Fen(FenError),
-    /// A move is not ICCS text.
-    Syntax {
-        /// The offending text.
-        text: String,
-        /// Its ply (1 = first move).
-        ply: usize,
-    },
-    /// A move is illegal in its position.
-    Illegal {
-        /// The move.
-        mv: Move,
-        /// Its ply (1 = first move).
-        ply: usize,
-    },
-}
-
-impl JudgeError {
-    /// The ply at fault: 0 for the FEN, else the 1-based number of the move.
-    pub fn ply(&self) -> usize {
-        match self {
-            JudgeError::Fen(_) => 0,
-            JudgeError::Syntax { ply, .. } | JudgeError::Illegal { ply, .. } => *ply,
-        }
-    }
-
-    /// `{"error": "…", "ply": N}` on one line.
-    pub fn to_json_line(&self) -> String {
-        serde_json::json!({"error": self.to_string(), "ply": self.ply()}).to_string()
-    }
-}
-
-impl fmt::Display for JudgeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            JudgeError::Fen(e) => write!(f, "{e}"),
-            JudgeError::Syntax { text, ply } => write!(
-                f,
-                "ply {ply}: invalid move text {}",
-                crate::echo::echo(text)
-            ),
-            JudgeError::Illegal { mv, ply } => write!(f, "ply {ply}: illegal move {mv}"),
-        }
-    }
-}
-
-impl std::error::Error for JudgeError {}
-
-/// Plays `moves` from `fen` (the start position when `None`) and judges the game.
-///
-/// ```
-/// use chuhan_engine::core::Position;
-/// use chuhan_engine::rules::{judge, RuleSet};
-/// let j = judge(None, &["h2e2", "h9g7"], RuleSet::Cxa2011).unwrap();
-/// assert_eq!(j.status.name(), "ongoing");
-/// let mut pos = Position::startpos();
-/// pos.make_move("h2e2".parse().unwrap());
-/// pos.make_move("h9g7".parse().unwrap());
-/// assert_eq!(j.moves.len(), pos.legal_moves().len()); // every legal move of red
-/// let e = judge(None, &["h2e2", "h2e2"], RuleSet::Cxa2011).unwrap_err();
-/// assert_eq!(e.ply(), 2);
-/// ```
-pub fn judge<S: AsRef<str>>(
-    fen: Option<&str>,
-    moves: &[S],
-    rules: RuleSet,
-) -> Result<Judgement, JudgeError> {
-    let start = match fen {
-        None => Position::startpos(),
-        Some(f) => Position::from_fen(f).map_err(JudgeError::Fen)?,
-    };
-    judge_from(start, moves, rules).map(|(_, j)| j)
-}
-
-/// Plays `moves` (ICCS) from `start` and judges the game: the final position (its
-/// history is the game) and the ruling. For a start position read otherwise than
-/// strictly from FEN (a composed position, [`Position::from_fen_with`]).
-///
-/// ```
-/// use chuhan_engine::core::{Position, Validation};
-/// use chuhan_engine::rules::{judge_from, RuleSet};
-/// // A composed position: Red's pawn behind its starting rank.
-/// let fen = "4k4/9/9/9/9/9/9/9/4P4/3K5 w - - 0 1";
-/// let (start, _) = Position::from_fen_with(fen, Validation::Lenient).unwrap();
-/// let (pos, j) = judge_from(start, &["e1e2", "e9e8"], RuleSet::Axf).unwrap();
-/// assert_eq!(pos.game_ply(), 2);
-/// assert_eq!(j.status.name(), "ongoing");
-/// ```
-pub fn judge_from<S: AsRef<str>>(
-    start: Position,
-    moves: &[S],
-    rules: RuleSet,
-) -> Result<(Position, Judgement), JudgeError> {
-    let mut pos = start;
-    for (i, text) in moves.iter().enumerate() {
-        let text = text.as_ref();
-        let m: Move = text.parse().map_err(|_| JudgeError::Syntax {
-            text: crate::echo::keep(text),
-            ply: i + 1,
-        })?;
-        if !pos.is_legal(m) {
-            return Err(JudgeError::Illegal { mv: m, ply: i + 1 });
-        }
-        pos.make_move(m);
-    }
-    let j = judge_position(&pos, rules);
-    Ok((pos, j))
-}
-
 /// Judges the game held in `pos` (its history is the game).
+///
+/// ```
+/// use chuhan_engine::core::Validation;
+/// use chuhan_engine::notation::replay;
+/// use chuhan_engine::rules::{judge_position, RuleSet};
+/// let line = replay(None, &["h2e2", "h9g7"], Validation::Lenient).unwrap();
+/// let j = judge_position(&line.position, RuleSet::Cxa2011);
+/// assert_eq!(j.status.name(), "ongoing");
+/// assert_eq!(j.moves.len(), line.position.legal_moves().len()); // every legal move of red
+/// ```
 pub fn judge_position(pos: &Position, rules: RuleSet) -> Judgement {
     let mut cache = ClassCache::new();
     let st = status_with(pos, rules, Some(&mut cache));
@@ -399,6 +298,18 @@ impl Judgement {
     /// The JSON on one line (the daemon's `judgeok` payload).
     pub fn to_json_line(&self) -> String {
         serde_json::to_string(self).expect("a judgement always serialises")
+    }
+
+    /// The JSON on one line with `"warnings"`, what reading the game let pass
+    /// (a composed start position, ...), when there are any: `chuhan judge --json`
+    /// and `POST /api/judge` write this.
+    pub fn to_json_line_warning<W: fmt::Display>(&self, warnings: &[W]) -> String {
+        if warnings.is_empty() {
+            return self.to_json_line();
+        }
+        let mut v = serde_json::to_value(self).expect("a judgement always serialises");
+        v["warnings"] = warnings.iter().map(|w| w.to_string()).collect();
+        v.to_string()
     }
 
     /// A readable report citing the articles, one line per entry (the CLI without

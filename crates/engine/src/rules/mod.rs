@@ -116,7 +116,7 @@ pub mod verdict;
 
 pub use classify::{ClassCache, Label, MoveClass, classify};
 pub use cycle::Cycle;
-pub use judge::{JudgeError, Judgement, judge, judge_from, judge_position, move_verdicts};
+pub use judge::{Judgement, judge_position, move_verdicts};
 pub use policy::Policy;
 pub use referee::{ParseRefereeError, Referee};
 pub use repetition::{Analysis, MoveRuling, Repetition, forbidden_moves, repetition};
