@@ -237,16 +237,15 @@ mod tests {
     #[test]
     fn every_valid_value_has_a_meaning() {
         for spec in options::TABLE {
-            let words: Vec<&str> = match spec.kind {
-                options::Kind::Check(_) => vec!["true", "false"],
-                options::Kind::Spin { min, .. } if min > 0 => vec!["1"],
-                options::Kind::Spin { .. } => vec!["0", "1"],
-                options::Kind::Combo { vars, .. } => vars.to_vec(),
-                options::Kind::Button => vec![""],
-                options::Kind::Text(_) => vec!["", "builtin"],
+            let words: Vec<String> = match spec.kind {
+                options::Kind::Check(_) => vec!["true".into(), "false".into()],
+                options::Kind::Spin { min, max, .. } => vec![min.to_string(), max.to_string()],
+                options::Kind::Combo { vars, .. } => vars.iter().map(|v| v.to_string()).collect(),
+                options::Kind::Button => vec![String::new()],
+                options::Kind::Text(_) => vec![String::new(), "builtin".into()],
             };
             for w in words {
-                let v = options::validate(spec, Some(w)).unwrap();
+                let v = options::validate(spec, Some(&w)).unwrap();
                 assert!(setting(spec.id, &v).is_some(), "{} {w}", spec.ucci);
             }
         }
