@@ -21,7 +21,7 @@ use crate::core::{Color, PieceKind, Position};
 use crate::search::score::{Value, is_decided};
 
 /// Material weights per piece kind: rook 10, horse and cannon 4, advisor and
-/// elephant 2, pawn 1, king 0 (in [`PieceKind::ALL`]'s order).
+/// elephant 2, pawn 1; kings count nothing.
 const WEIGHTS: [(PieceKind, i32); 6] = [
     (PieceKind::Rook, 10),
     (PieceKind::Horse, 4),
