@@ -58,6 +58,9 @@ pub enum Recv {
 #[derive(Debug)]
 pub struct Process {
     child: Child,
+    /// On Windows, the job object holding the shell and everything it starts.
+    #[cfg(windows)]
+    job: Option<job::Job>,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     label: String,
@@ -82,6 +85,10 @@ impl Process {
             cmd.process_group(0);
         }
         let mut child = cmd.spawn()?;
+        // `cmd /C` has not started the engine yet when this returns (it parses
+        // its line first), so the engine and its helpers are born in the job.
+        #[cfg(windows)]
+        let job = job::Job::holding(&child).ok();
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         let (tx, lines) = crossbeam_channel::unbounded();
@@ -122,6 +129,8 @@ impl Process {
         }
         Ok(Process {
             child,
+            #[cfg(windows)]
+            job,
             stdin,
             lines,
             label: label.to_string(),
@@ -189,7 +198,18 @@ impl Process {
     pub fn kill(&mut self) {
         self.note("killed");
         self.stdin = None;
+        self.kill_tree();
+    }
+
+    /// Kills the child and every process it started: its process group on Unix,
+    /// its job object on Windows.
+    fn kill_tree(&mut self) {
+        #[cfg(unix)]
         kill_group(&mut self.child);
+        #[cfg(windows)]
+        if let Some(job) = &self.job {
+            job.terminate();
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -199,9 +219,7 @@ impl Drop for Process {
     fn drop(&mut self) {
         self.stdin = None;
         // The group may outlive the shell (a compound command, a spawned helper).
-        kill_group(&mut self.child);
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill_tree();
     }
 }
 
@@ -233,13 +251,79 @@ fn kill_group(child: &mut Child) {
         .status();
 }
 
-#[cfg(not(unix))]
-fn kill_group(_child: &mut Child) {}
+/// Windows job objects: the counterpart of a Unix process group. A job closed
+/// with `KILL_ON_JOB_CLOSE` also takes its processes with it if the runner dies.
+#[cfg(windows)]
+mod job {
+    use std::os::windows::io::AsRawHandle;
+    use std::process::Child;
+    use windows_sys::Win32::Foundation::{CloseHandle, HANDLE};
+    use windows_sys::Win32::System::JobObjects::{
+        AssignProcessToJobObject, CreateJobObjectW, JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
+        JOBOBJECT_EXTENDED_LIMIT_INFORMATION, JobObjectExtendedLimitInformation,
+        SetInformationJobObject, TerminateJobObject,
+    };
+
+    /// An owned job object handle.
+    #[derive(Debug)]
+    pub struct Job(HANDLE);
+
+    // SAFETY: a job handle may be used and closed from any thread.
+    unsafe impl Send for Job {}
+
+    impl Job {
+        /// A new job, killing its processes when closed, holding `child`.
+        pub fn holding(child: &Child) -> std::io::Result<Job> {
+            // SAFETY: plain Win32 calls on handles this function owns or borrows
+            // for the call; every failure is checked and the job closed on drop.
+            unsafe {
+                let handle = CreateJobObjectW(std::ptr::null(), std::ptr::null());
+                if handle.is_null() {
+                    return Err(std::io::Error::last_os_error());
+                }
+                let job = Job(handle);
+                let mut limits: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = std::mem::zeroed();
+                limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+                if SetInformationJobObject(
+                    job.0,
+                    JobObjectExtendedLimitInformation,
+                    &limits as *const _ as *const core::ffi::c_void,
+                    std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>() as u32,
+                ) == 0
+                {
+                    return Err(std::io::Error::last_os_error());
+                }
+                if AssignProcessToJobObject(job.0, child.as_raw_handle() as HANDLE) == 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(job)
+            }
+        }
+
+        /// Kills every process in the job.
+        pub fn terminate(&self) {
+            // SAFETY: the handle is owned and open until drop.
+            unsafe {
+                TerminateJobObject(self.0, 1);
+            }
+        }
+    }
+
+    impl Drop for Job {
+        fn drop(&mut self) {
+            // SAFETY: closed once, here.
+            unsafe {
+                CloseHandle(self.0);
+            }
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    #[cfg(any(unix, windows))]
     fn soon() -> Instant {
         Instant::now() + Duration::from_secs(10)
     }
@@ -272,5 +356,45 @@ mod tests {
         let mut p = Process::spawn("printf 'a\\r\\n\\377b\\n'", "t", None).unwrap();
         assert_eq!(p.recv(soon()), Recv::Line("a".into()));
         assert_eq!(p.recv(soon()), Recv::Line("\u{FFFD}b".into()));
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn echoes_lines_and_sees_the_end_under_cmd() {
+        let mut p = Process::spawn("set /p x=& call echo got %x%& echo bye", "t", None).unwrap();
+        p.send("hello").unwrap();
+        assert_eq!(p.recv(soon()), Recv::Line("got hello".into()));
+        assert_eq!(p.recv(soon()), Recv::Line("bye".into()));
+        assert_eq!(p.recv(soon()), Recv::Closed);
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn a_silent_process_is_killed_with_its_job() {
+        // `start /b` leaves a second process holding the output pipe: only the
+        // job object reaches it.
+        let mut p = Process::spawn(
+            "start /b ping -n 30 127.0.0.1 & ping -n 30 127.0.0.1 >nul & echo late",
+            "t",
+            None,
+        )
+        .unwrap();
+        let t = Instant::now() + Duration::from_millis(20);
+        assert_eq!(p.recv(t), Recv::Timeout);
+        p.kill();
+        // Without the job, the background ping would print a line a second for
+        // 30 s and hold the pipe open past this deadline.
+        let end = soon();
+        let mut rest = Vec::new();
+        loop {
+            match p.recv(end) {
+                Recv::Line(l) => rest.push(l),
+                other => {
+                    assert_eq!(other, Recv::Closed, "after {rest:?}");
+                    break;
+                }
+            }
+        }
+        assert!(p.has_exited());
     }
 }

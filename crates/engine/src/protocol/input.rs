@@ -5,9 +5,11 @@
 //!
 //! A longer line is not kept: its bytes are dropped as they arrive and it becomes
 //! one [`Input::TooLong`], so a line of any length costs at most [`MAX_LINE`] bytes
-//! of memory, and only while it is read. Bytes are decoded as UTF-8 (invalid
-//! sequences become U+FFFD), control characters other than tabs become spaces, and a
-//! final line without a newline still counts.
+//! of memory, and only while it is read. Bytes are decoded as UTF-8; a line that is
+//! not UTF-8 but is valid GBK (what a GUI on a code-page-936 Windows sends for a
+//! Chinese book path) is decoded as GBK; anything else is decoded as UTF-8 with
+//! U+FFFD for the invalid sequences. Control characters other than tabs become
+//! spaces, and a final line without a newline still counts.
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 use std::io::{ErrorKind, Read};
@@ -52,10 +54,16 @@ pub fn spawn<R: Read + Send + 'static>(source: R) -> Receiver<Input> {
     rx
 }
 
-/// Turns a line's bytes into text for the parser.
+/// Turns a line's bytes into text for the parser: UTF-8, else GBK, else UTF-8
+/// with replacement characters.
 fn decode(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes)
-        .chars()
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => encoding_rs::GBK
+            .decode_without_bom_handling_and_without_replacement(bytes)
+            .unwrap_or_else(|| String::from_utf8_lossy(bytes)),
+    };
+    text.chars()
         .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })
         .collect()
 }
@@ -129,6 +137,21 @@ mod tests {
         read_lines(Cursor::new(bytes), &tx);
         drop(tx);
         rx.iter().collect()
+    }
+
+    #[test]
+    fn a_gbk_line_is_decoded_as_gbk_and_junk_as_utf8_with_replacements() {
+        let (gbk, _, _) = encoding_rs::GBK.encode("setoption bookfiles 书/象棋.obk");
+        let mut bytes = gbk.into_owned();
+        bytes.extend_from_slice(b"\nposition \xff\xff startpos\n");
+        assert_eq!(
+            items(bytes),
+            vec![
+                Input::Line("setoption bookfiles 书/象棋.obk".into()),
+                Input::Line("position \u{FFFD}\u{FFFD} startpos".into()),
+                Input::End,
+            ]
+        );
     }
 
     #[test]
