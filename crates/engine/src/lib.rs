@@ -50,6 +50,7 @@
 
 pub mod binary;
 pub mod book;
+pub mod build_info;
 pub mod core;
 pub mod data_file;
 pub mod echo;

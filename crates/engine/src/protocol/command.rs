@@ -58,6 +58,8 @@ pub enum Command {
     Eval,
     /// `flip`: the colour-swapped position becomes the current one.
     Flip,
+    /// `compiler`: the build, the compiler and the kernels chosen at run time.
+    Compiler,
     /// `bench [depth]`.
     Bench(Option<i32>),
     /// UCI `debug on|off`.
@@ -495,6 +497,7 @@ pub fn parse(line: &str, ctx: &ParseContext) -> Result<Option<Command>, ParseErr
         "d" => no_args(Command::Display)?,
         "eval" => no_args(Command::Eval)?,
         "flip" => no_args(Command::Flip)?,
+        "compiler" => no_args(Command::Compiler)?,
         "bench" => match rest {
             [] => Command::Bench(None),
             [d] => {

@@ -52,8 +52,8 @@ use std::thread::JoinHandle;
 use translate::Setting;
 use translate::StrengthSetting;
 
-/// Engine name for `id name`.
-pub const ENGINE_NAME: &str = concat!("Chuhan ", env!("CARGO_PKG_VERSION"));
+/// Engine name for `id name`: version and build identity.
+pub use crate::build_info::ENGINE_NAME;
 /// Authors for `id author`.
 pub const ENGINE_AUTHOR: &str = "the Chuhan developers";
 
@@ -340,6 +340,11 @@ impl Session {
             Command::NewGame => self.new_game(),
             Command::Display => self.say(&display(self.engine.position())),
             Command::Eval => self.eval(),
+            Command::Compiler => {
+                for line in crate::build_info::report() {
+                    self.say(&self.dialect.message(&line));
+                }
+            }
             Command::Flip => {
                 if self.thinking() {
                     self.error("the engine is thinking; send stop first");
@@ -400,6 +405,10 @@ impl Session {
             if (ucci && spec.in_ucci) || (!ucci && spec.in_uci) {
                 lines.push(options::describe(spec, ucci));
             }
+        }
+        if !ucci {
+            // UCI allows `info string` at any time; UCCI GUIs get it from `compiler`.
+            lines.push(self.dialect.message(&crate::build_info::kernel_line()));
         }
         lines.push(if ucci { "ucciok" } else { "uciok" }.into());
         self.say(&lines.join("\n"));

@@ -1,8 +1,8 @@
 //! The Linux body of the attack harness: every phase, the server's start and its
 //! memory readings (`/proc`, `rlimit`, `kill`).
 
-use chuhan_serve::client::Connection;
 use crate::measure::{ms, percentile};
+use chuhan_serve::client::Connection;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::BTreeMap;
