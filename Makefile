@@ -2,7 +2,7 @@
 CARGO ?= cargo
 NATIVE = RUSTFLAGS="-C target-cpu=native" $(CARGO)
 
-.PHONY: help build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak interop fuzz rules-diff rules-diff-long cluster-test browser-test load-test attack attack-short
+.PHONY: help dist cross-smoke build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak interop fuzz rules-diff rules-diff-long cluster-test browser-test load-test attack attack-short
 
 help:
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/'
@@ -12,6 +12,12 @@ build: ## release build (portable)
 
 native: ## release build for this CPU (BMI2/PEXT tables when available)
 	$(NATIVE) build --release --target-dir target/native
+
+dist: ## release archives for Linux x86-64, Linux aarch64 and Windows x86-64 in target/dist (needs the cross tools .ci/run installs)
+	scripts/dist/build
+
+cross-smoke: ## cross-build for Windows and aarch64; smoke-test under Wine and qemu (bench = the Linux signature)
+	scripts/cross/smoke
 
 run: build ## build and start the engine daemon
 	./target/release/chuhan
