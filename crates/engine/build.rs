@@ -25,9 +25,15 @@ fn main() {
         if let Some(head) = git(&["symbolic-ref", "-q", "HEAD"]) {
             println!("cargo:rerun-if-changed={}", dir.join(head).display());
         }
-        println!("cargo:rerun-if-changed={}", dir.join("packed-refs").display());
+        println!(
+            "cargo:rerun-if-changed={}",
+            dir.join("packed-refs").display()
+        );
     }
-    println!("cargo:rustc-env=CHUHAN_BUILD_ID={}", id.unwrap_or_else(|| "unknown build".into()));
+    println!(
+        "cargo:rustc-env=CHUHAN_BUILD_ID={}",
+        id.unwrap_or_else(|| "unknown build".into())
+    );
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
     let version = Command::new(rustc)
         .arg("-V")
@@ -36,6 +42,12 @@ fn main() {
         .and_then(|o| String::from_utf8(o.stdout).ok())
         .unwrap_or_default();
     println!("cargo:rustc-env=CHUHAN_RUSTC={}", version.trim());
-    println!("cargo:rustc-env=CHUHAN_TARGET={}", std::env::var("TARGET").unwrap_or_default());
-    println!("cargo:rustc-env=CHUHAN_PROFILE={}", std::env::var("PROFILE").unwrap_or_default());
+    println!(
+        "cargo:rustc-env=CHUHAN_TARGET={}",
+        std::env::var("TARGET").unwrap_or_default()
+    );
+    println!(
+        "cargo:rustc-env=CHUHAN_PROFILE={}",
+        std::env::var("PROFILE").unwrap_or_default()
+    );
 }

@@ -42,7 +42,9 @@ pub fn detected_features() -> Vec<&'static str> {
                 }
             )*};
         }
-        probe!("sse2", "ssse3", "sse4.1", "popcnt", "bmi2", "avx2", "avx512bw");
+        probe!(
+            "sse2", "ssse3", "sse4.1", "popcnt", "bmi2", "avx2", "avx512bw"
+        );
     }
     #[cfg(target_arch = "aarch64")]
     {
@@ -63,7 +65,10 @@ pub fn kernel_line() -> String {
         Ok(asked) if Kernel::from_name(&asked) == Some(chosen) => {
             format!("CHUHAN_KERNEL={}", asked.trim())
         }
-        Ok(asked) => format!("CHUHAN_KERNEL={} not usable here; widest supported", asked.trim()),
+        Ok(asked) => format!(
+            "CHUHAN_KERNEL={} not usable here; widest supported",
+            asked.trim()
+        ),
         Err(_) => "widest supported".into(),
     };
     format!("nnue kernel: {} ({why})", chosen.name())
@@ -85,7 +90,10 @@ pub fn report() -> Vec<String> {
             env!("CHUHAN_TARGET"),
             env!("CHUHAN_PROFILE")
         ),
-        format!("processor features detected: {}", detected_features().join(" ")),
+        format!(
+            "processor features detected: {}",
+            detected_features().join(" ")
+        ),
         kernel_line(),
         format!("slider tables indexed by: {}", slider_indexing()),
     ]
