@@ -9,15 +9,15 @@
 //! engines busy.
 //!
 //! Each search is bounded (time, and depth if asked) and played by the request's
-//! rule set, with the moves the arbiter would ban ([`MoveRuling::Ban`]) banned at
-//! the root.
+//! rule set; the search leaves out at the root the moves the rules ban
+//! ([`forbidden_moves`], as every search does), and the answer lists them.
 
 use crate::error::ApiError;
 use crate::params;
 use axum::http::StatusCode;
 use chuhan_engine::core::{Move, Position};
 use chuhan_engine::engine::{Engine, EngineOption};
-use chuhan_engine::rules::{MoveRuling, RuleSet, move_verdicts};
+use chuhan_engine::rules::{RuleSet, forbidden_moves};
 use chuhan_engine::search::event::{BestMove, Event};
 use chuhan_engine::search::limits::Limits;
 use chuhan_engine::search::repetition::RepetitionRules;
@@ -206,15 +206,12 @@ impl Pool {
 
 /// Runs one job on `engine`.
 fn search(engine: &mut Engine, job: &Job) -> Analysis {
-    let banned: Vec<Move> = move_verdicts(&job.pos, job.rules, 3)
-        .into_iter()
-        .filter(|v| v.verdict == MoveRuling::Ban)
-        .map(|v| v.mv)
-        .collect();
+    // The moves the rules ban, asked of the rules as the search asks them: the
+    // search itself leaves them out at the root under the same rule set (and plays
+    // one only when nothing else is left), so they are only reported here.
+    let banned: Vec<Move> = forbidden_moves(&job.pos, job.rules, None);
     let _ = engine.set_option(EngineOption::Rules(RepetitionRules::Judged(job.rules)));
     engine.set_position(job.pos.clone());
-    // Every banned move is legal: it came from the legal move list.
-    let _ = engine.set_banned_moves(&banned);
     let limits = Limits {
         depth: job.budget.depth,
         movetime: Some(job.budget.movetime_ms),

@@ -116,7 +116,6 @@ impl Engine {
         // hand-written evaluation, and `EvalFile builtin` says why.
         if let Ok(net) = builtin_net() {
             search.set_net(Some(net));
-            search.settings_mut().use_nnue = true;
         }
         Engine {
             search,

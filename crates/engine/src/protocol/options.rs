@@ -286,7 +286,7 @@ pub const TABLE: &[Spec] = &[
         kind: Kind::Spin {
             default: crate::search::params::MOVE_OVERHEAD_MS as i64,
             min: 0,
-            max: 5000,
+            max: crate::search::settings::MAX_MOVE_OVERHEAD_MS as i64,
         },
         in_ucci: true,
         in_uci: true,

@@ -251,6 +251,30 @@ mod tests {
         }
     }
 
+    /// Each option's advertised default is what a fresh engine already does:
+    /// setting every option to its default changes none of the search's
+    /// settings. (A default kept in two places that disagree fails here.)
+    #[test]
+    fn every_default_is_the_engines_own() {
+        let mut engine = crate::engine::Engine::with_hash_mb(1).unwrap();
+        let fresh = *engine.settings();
+        for spec in options::TABLE {
+            let word = match spec.kind {
+                options::Kind::Check(b) => b.to_string(),
+                options::Kind::Spin { default, .. } => default.to_string(),
+                options::Kind::Combo { default, .. } => default.to_string(),
+                options::Kind::Button | options::Kind::Text(_) => continue,
+            };
+            let v = options::validate(spec, Some(&word)).unwrap();
+            if let Some(Setting::Engine(opts)) = setting(spec.id, &v) {
+                for o in opts {
+                    engine.set_option(o).unwrap();
+                }
+            }
+            assert_eq!(*engine.settings(), fresh, "{} default {word}", spec.ucci);
+        }
+    }
+
     #[test]
     fn levels_order_strength() {
         assert_eq!(Level::parse("tiny"), Some(Level::Small));

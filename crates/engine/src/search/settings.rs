@@ -13,8 +13,9 @@ use crate::search::skill::{SKILL_LINES, Skill};
 
 /// Largest number of principal variations a search reports.
 pub const MAX_MULTIPV: usize = 500;
-/// Largest move overhead in milliseconds.
-pub const MAX_MOVE_OVERHEAD_MS: u64 = 60_000;
+/// Largest move overhead in milliseconds (the `Move Overhead` option's maximum,
+/// as in Pikafish).
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 
 /// How much the search prunes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +60,8 @@ pub struct Settings {
     /// Evaluate with the loaded net (see
     /// [`crate::search::searcher::Searcher::set_net`]) instead of the hand-written
     /// evaluation; only at full [`Knowledge`] (the lower levels are hand-written
-    /// weakenings) and when a net is loaded.
+    /// weakenings) and when a net is loaded. On by default: a searcher without a
+    /// net evaluates by hand whatever this says.
     pub use_nnue: bool,
     /// Plies without a capture after which a position is scored a draw (the
     /// sixty-move rule's 120, counted as [`crate::rules::sixty_moves_after`] says);
@@ -73,7 +75,7 @@ impl Default for Settings {
     /// Full strength: one line, every pruning and evaluation term, no noise, draws
     /// worth 0, no idling or resigning, the CXA 2011 repetition rules played for a
     /// strict referee, the
-    /// hand-written evaluation.
+    /// net when one is loaded.
     fn default() -> Settings {
         Settings {
             multipv: 1,
@@ -87,7 +89,7 @@ impl Default for Settings {
             referee: Referee::Strict,
             move_overhead_ms: MOVE_OVERHEAD_MS,
             ponder: false,
-            use_nnue: false,
+            use_nnue: true,
             sixty_move_plies: crate::rules::params::SIXTY_MOVE_PLIES,
             skill: None,
         }
