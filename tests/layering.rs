@@ -197,7 +197,9 @@ fn differences(said: &Graph, real: &Graph) -> Vec<String> {
                     out.push(format!("`{m}` imports `{u}`, which its row does not allow"));
                 }
                 for u in allowed.difference(uses) {
-                    out.push(format!("`{m}`'s row allows `{u}`, which it no longer imports"));
+                    out.push(format!(
+                        "`{m}`'s row allows `{u}`, which it no longer imports"
+                    ));
                 }
             }
         }

@@ -1,6 +1,6 @@
 //! [`BookError`]: why a book file could not be loaded.
 
-use super::text::TextError;
+use crate::core::{FenError, Move, ParseMoveError};
 use std::fmt;
 use std::io;
 
@@ -105,7 +105,7 @@ impl fmt::Display for BookError {
             BookError::UnsupportedVersion(v) => write!(
                 f,
                 "Chuhan book format version {v} is not supported (this build reads version {})",
-                super::own::VERSION
+                super::format::VERSION
             ),
             BookError::Truncated { expected, actual } => write!(
                 f,
@@ -138,5 +138,78 @@ impl From<io::Error> for BookError {
 impl From<TextError> for BookError {
     fn from(e: TextError) -> BookError {
         BookError::Text(e)
+    }
+}
+
+/// Why [`BookAssembler::add`](super::BookAssembler::add) refused an entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryError {
+    /// The move is not legal in the position.
+    IllegalMove(Move),
+    /// The position (or its mirror image) already has this move.
+    DuplicateMove(Move),
+    /// A different position has the same 64-bit key (astronomically rare; reported
+    /// rather than silently merged).
+    KeyCollision,
+}
+
+impl fmt::Display for EntryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EntryError::IllegalMove(m) => write!(f, "{m} is not a legal move in this position"),
+            EntryError::DuplicateMove(m) => write!(
+                f,
+                "{m} is already in the book for this position (or its mirror image)"
+            ),
+            EntryError::KeyCollision => {
+                f.write_str("another position in the book has the same Zobrist key")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EntryError {}
+
+/// What is wrong with a line of a text book.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TextErrorKind {
+    /// Not `BOARD SIDE MOVE WEIGHT` optionally followed by three counts.
+    Fields(usize),
+    /// The position is not valid FEN.
+    Fen(FenError),
+    /// The move is not ICCS.
+    Move(ParseMoveError),
+    /// A weight or count is not a non-negative 32-bit integer.
+    Number(String),
+    /// The entry was refused (illegal, duplicate, key collision).
+    Entry(EntryError),
+}
+
+/// A bad line of a text book.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextError {
+    /// The line number, from 1.
+    pub line: usize,
+    /// What is wrong.
+    pub kind: TextErrorKind,
+}
+
+impl fmt::Display for TextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: ", self.line)?;
+        match &self.kind {
+            TextErrorKind::Fields(n) => write!(
+                f,
+                "{n} fields; expected BOARD SIDE MOVE WEIGHT [WINS DRAWS LOSSES]"
+            ),
+            TextErrorKind::Fen(e) => write!(f, "{e}"),
+            TextErrorKind::Move(e) => write!(f, "{e}"),
+            TextErrorKind::Number(s) => write!(
+                f,
+                "{} is not a count (0 to 4294967295)",
+                crate::echo::echo(s)
+            ),
+            TextErrorKind::Entry(e) => write!(f, "{e}"),
+        }
     }
 }

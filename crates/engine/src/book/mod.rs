@@ -33,6 +33,7 @@ pub mod eleeye;
 mod entry;
 mod error;
 mod fold;
+mod format;
 pub mod game;
 mod index;
 pub mod locate;

@@ -17,6 +17,7 @@
 //! | 32+56·P | 20·M | moves, grouped by position in position order: move `u16` (Chuhan's raw `from << 7 \| to`), flags `u16` (bit 0: statistics present), weight `u32`, wins, draws, losses `u32` |
 
 use super::entry::{BookMove, Wdl};
+pub use super::error::EntryError;
 use super::error::{BookError, Corruption};
 use super::fold::{fold, mirror_key};
 use super::index::KeyIndex;
@@ -25,12 +26,10 @@ use crate::binary::fnv1a;
 use crate::core::{Move, Position};
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::fmt;
 
 /// First bytes of every Chuhan binary book.
 pub const MAGIC: [u8; 8] = *b"CHUHANBK";
-/// The binary format version this build writes and reads.
-pub const VERSION: u16 = 1;
+pub use super::format::VERSION;
 
 const HEADER_SIZE: usize = 32;
 const POSITION_SIZE: usize = 8 + 2 + PackedPosition::SIZE;
@@ -288,35 +287,6 @@ impl OwnBook {
         Ok(OwnBook::from_parts(keys, boards, starts, moves))
     }
 }
-
-/// Why [`BookAssembler::add`] refused an entry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EntryError {
-    /// The move is not legal in the position.
-    IllegalMove(Move),
-    /// The position (or its mirror image) already has this move.
-    DuplicateMove(Move),
-    /// A different position has the same 64-bit key (astronomically rare; reported
-    /// rather than silently merged).
-    KeyCollision,
-}
-
-impl fmt::Display for EntryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EntryError::IllegalMove(m) => write!(f, "{m} is not a legal move in this position"),
-            EntryError::DuplicateMove(m) => write!(
-                f,
-                "{m} is already in the book for this position (or its mirror image)"
-            ),
-            EntryError::KeyCollision => {
-                f.write_str("another position in the book has the same Zobrist key")
-            }
-        }
-    }
-}
-
-impl std::error::Error for EntryError {}
 
 /// Collects `(position, move)` entries into an [`OwnBook`]: folds each position onto
 /// the smaller of its own and its mirror's key (mirroring the move with it), and

@@ -12,57 +12,15 @@
 //! `parse(write(b))` rebuilds `b` exactly.
 
 use super::entry::{BookMove, Wdl};
-use super::own::{BookAssembler, EntryError, OwnBook};
-use crate::core::{FenError, Move, ParseMoveError, Position};
-use std::fmt::{self, Write};
+
+pub use super::error::{TextError, TextErrorKind};
+use super::own::{BookAssembler, OwnBook};
+use crate::core::{Move, Position};
+use std::fmt::Write;
 
 /// The first line of [`write()`]'s output.
 pub const HEADER: &str =
     "# Chuhan opening book, text form: BOARD SIDE MOVE WEIGHT [WINS DRAWS LOSSES]";
-
-/// What is wrong with a line of a text book.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TextErrorKind {
-    /// Not `BOARD SIDE MOVE WEIGHT` optionally followed by three counts.
-    Fields(usize),
-    /// The position is not valid FEN.
-    Fen(FenError),
-    /// The move is not ICCS.
-    Move(ParseMoveError),
-    /// A weight or count is not a non-negative 32-bit integer.
-    Number(String),
-    /// The entry was refused (illegal, duplicate, key collision).
-    Entry(EntryError),
-}
-
-/// A bad line of a text book.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TextError {
-    /// The line number, from 1.
-    pub line: usize,
-    /// What is wrong.
-    pub kind: TextErrorKind,
-}
-
-impl fmt::Display for TextError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: ", self.line)?;
-        match &self.kind {
-            TextErrorKind::Fields(n) => write!(
-                f,
-                "{n} fields; expected BOARD SIDE MOVE WEIGHT [WINS DRAWS LOSSES]"
-            ),
-            TextErrorKind::Fen(e) => write!(f, "{e}"),
-            TextErrorKind::Move(e) => write!(f, "{e}"),
-            TextErrorKind::Number(s) => write!(
-                f,
-                "{} is not a count (0 to 4294967295)",
-                crate::echo::echo(s)
-            ),
-            TextErrorKind::Entry(e) => write!(f, "{e}"),
-        }
-    }
-}
 
 impl std::error::Error for TextError {}
 

@@ -460,6 +460,41 @@ impl Network {
     }
 }
 
+/// Which kernels can compute a net: here rather than in `simd.rs`, so that the
+/// kernels know nothing of nets.
+impl Kernel {
+    /// True when this kernel computes `net` exactly: the hidden size is a multiple
+    /// of its lanes, and for the vector kernels `QA · max |output weight| ≤
+    /// i16::MAX`.
+    pub fn fits(self, net: &Network) -> bool {
+        if self == Kernel::Scalar {
+            return true;
+        }
+        let max_w = net
+            .out_weights
+            .iter()
+            .map(|&w| i32::from(w).abs())
+            .max()
+            .unwrap_or(0);
+        net.arch.hidden.is_multiple_of(self.lanes())
+            && net.arch.qa <= i32::from(i16::MAX)
+            && max_w <= net.arch.max_exact_output_weight()
+    }
+
+    /// The kernel that computes `net` on this processor: [`Kernel::detect`]'s, or
+    /// the widest narrower one that [`fits`](Kernel::fits) the net; scalar at
+    /// worst.
+    pub fn for_net(net: &Network) -> Kernel {
+        let chosen = Kernel::detect();
+        Kernel::ALL
+            .into_iter()
+            .rev()
+            .filter(|k| k.supported() && k.lanes() <= chosen.lanes())
+            .find(|k| k.fits(net))
+            .unwrap_or(Kernel::Scalar)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,9 +29,8 @@
 //! only when `QA · max |w| ≤ 32,767`; the trainer clips output weights to ±1.98,
 //! i.e. ±127 with `QB` = 64, so `255 · 127 = 32,385` fits. A net outside that
 //! bound, or whose hidden size is not a multiple of a kernel's lanes, runs on a
-//! narrower kernel or the scalar one ([`Kernel::for_net`]).
-
-use super::network::Network;
+//! narrower kernel or the scalar one (`Kernel::for_net`, beside the net in
+//! `network.rs`, so that this file knows no net).
 
 /// Lanes of `i16` in one AVX2 register (the widest kernel every test net fits).
 pub const AVX2_LANES: usize = 16;
@@ -119,37 +118,6 @@ impl Kernel {
             .into_iter()
             .rev()
             .find(|k| k.supported())
-            .unwrap_or(Kernel::Scalar)
-    }
-
-    /// True when this kernel computes `net` exactly: the hidden size is a multiple
-    /// of its lanes, and for the vector kernels `QA · max |output weight| ≤
-    /// i16::MAX`.
-    pub fn fits(self, net: &Network) -> bool {
-        if self == Kernel::Scalar {
-            return true;
-        }
-        let max_w = net
-            .out_weights
-            .iter()
-            .map(|&w| i32::from(w).abs())
-            .max()
-            .unwrap_or(0);
-        net.arch.hidden.is_multiple_of(self.lanes())
-            && net.arch.qa <= i32::from(i16::MAX)
-            && max_w <= net.arch.max_exact_output_weight()
-    }
-
-    /// The kernel that computes `net` on this processor: [`Kernel::detect`]'s, or
-    /// the widest narrower one that [`fits`](Kernel::fits) the net; scalar at
-    /// worst.
-    pub fn for_net(net: &Network) -> Kernel {
-        let chosen = Kernel::detect();
-        Kernel::ALL
-            .into_iter()
-            .rev()
-            .filter(|k| k.supported() && k.lanes() <= chosen.lanes())
-            .find(|k| k.fits(net))
             .unwrap_or(Kernel::Scalar)
     }
 
