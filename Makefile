@@ -122,9 +122,15 @@ fuzz: ## fuzz every parser with 10 million inputs: inputs/s, crashes, hangs (2 s
 perft-deep: ## deep perft lines (startpos 5 and 6, all depth-5 positions)
 	$(CARGO) test --release --test perft -- --ignored
 
-lint: ## formatting and clippy, warnings are errors
+lint: ## formatting and clippy, warnings are errors (also for Windows when its target is installed)
 	$(CARGO) fmt --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	@if rustup target list --installed 2>/dev/null | grep -qx x86_64-pc-windows-gnu; then \
+	  echo "$(CARGO) clippy --workspace --all-targets --target x86_64-pc-windows-gnu -- -D warnings"; \
+	  $(CARGO) clippy --workspace --all-targets --target x86_64-pc-windows-gnu -- -D warnings; \
+	else \
+	  echo "lint: Windows clippy skipped (rustup target add x86_64-pc-windows-gnu)"; \
+	fi
 
 fmt:
 	$(CARGO) fmt
