@@ -13,7 +13,7 @@ build: ## release build (portable)
 native: ## release build for this CPU (BMI2/PEXT tables when available)
 	$(NATIVE) build --release --target-dir target/native
 
-dist: ## release archives for Linux x86-64, Linux aarch64 and Windows x86-64 in target/dist (needs the cross tools .ci/run installs)
+dist: ## release archives for Linux x86-64, Linux aarch64 and Windows x86-64 in target/archives (needs the cross tools .ci/run installs)
 	scripts/dist/build
 
 cross-smoke: ## cross-build for Windows and aarch64; smoke-test under Wine and qemu (bench = the Linux signature)

@@ -56,6 +56,7 @@ def shipped_packages(meta):
 def third_party(meta):
     parts = ["Third-party software compiled into this Chuhan binary, with the license\n"
              "texts its authors ship. Chuhan itself is under LICENSE (MIT).\n"]
+    seen = {}  # license text -> the package that printed it first
     for p in shipped_packages(meta):
         parts.append("=" * 78)
         parts.append(f"{p['name']} {p['version']} — {p.get('license') or 'see files'}")
@@ -66,8 +67,14 @@ def third_party(meta):
         if not files:
             parts.append("(the package ships no license file; its manifest names the license above)")
         for f in files:
-            parts.append(f"--- {f.name}")
-            parts.append(f.read_text(encoding="utf-8", errors="replace").rstrip())
+            text = f.read_text(encoding="utf-8", errors="replace").rstrip()
+            key = " ".join(text.split())
+            if key in seen:
+                parts.append(f"--- {f.name}: the same text as {seen[key]} above")
+            else:
+                seen[key] = f"{p['name']} {p['version']} {f.name}"
+                parts.append(f"--- {f.name}")
+                parts.append(text)
         parts.append("")
     return "\n".join(parts) + "\n"
 
