@@ -11,7 +11,7 @@
 //! the Elo line. More than two engines play a round robin and get a standings
 //! table. See the module `chuhan_arena::r#match` and `--help` for every option.
 //!
-//! The same match as deterministic work units, for a cluster (`tools/ray/`):
+//! The same match as deterministic work units, for a cluster (`crates/arena/ray/`):
 //!
 //! ```text
 //! chuhan match --engine … --engine … --games 40 --depth 3 --plan plan.json

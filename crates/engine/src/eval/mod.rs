@@ -1,4 +1,8 @@
-//! Static evaluation: hand-written, phase-tapered terms over the whole position.
+//! Static evaluation. The search evaluates with the neural net ([`nnue`]) whenever
+//! one is loaded and `UseNNUE` is on, which is the default: the built-in net
+//! `nets/chuhan.nnue`. This module's own code is the hand-written evaluation,
+//! phase-tapered terms over the whole position: the fallback without a net, the
+//! weakened `knowledge` levels of UCCI, and the second table of the `eval` command.
 //!
 //! [`breakdown`] computes every term for both sides (the single source of truth);
 //! [`evaluate`] blends them into one number from the side to move's point of view,
@@ -10,8 +14,7 @@
 //! hundred nanoseconds; incremental material/PST updates would need a wrapper around
 //! `core::Position` and did not pay in measurements at our search speed).
 //! [`nnue`] holds the neural evaluation: features, net files and the search's
-//! incremental inference (the search uses it instead of [`evaluate`] when the
-//! `UseNNUE` option is on and a net is loaded).
+//! incremental inference with its kernels chosen at run time.
 
 pub mod nnue;
 pub mod params;
