@@ -927,7 +927,7 @@ fn skill_level_and_uci_elo_weaken_the_search() {
     d.send("setoption name Skill Level value 6");
     assert_eq!(deepest(&mut d).0, 7);
     // UCI_Elo counts only under UCI_LimitStrength, and then wins over the level.
-    d.send("setoption name UCI_Elo value 1300");
+    d.send("setoption name UCI_Elo value 1000");
     assert_eq!(deepest(&mut d).0, 7);
     d.send("setoption name UCI_LimitStrength value true");
     assert!(deepest(&mut d).0 <= 2);
