@@ -1,4 +1,6 @@
-//! [`BookError`]: why a book file could not be loaded.
+//! The book errors: [`BookError`] (why a book file could not be loaded), and the
+//! errors of its parts: [`EntryError`] (an entry the assembler refused) and
+//! [`TextError`] (a bad line of a text book).
 
 use crate::core::{FenError, Move, ParseMoveError};
 use std::fmt;
