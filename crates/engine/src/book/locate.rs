@@ -51,9 +51,8 @@ pub fn locate(name: &str, engine_dir: Option<&Path>) -> PathBuf {
 #[cfg(unix)]
 fn gbk_name(name: &str) -> Option<PathBuf> {
     use std::os::unix::ffi::OsStrExt;
-    let (bytes, _, unmappable) = encoding_rs::GBK.encode(name);
-    (!unmappable && bytes.as_ref() != name.as_bytes())
-        .then(|| PathBuf::from(std::ffi::OsStr::from_bytes(&bytes)))
+    let bytes = crate::notation::charset::encode_gbk_exact(name)?;
+    (bytes != name.as_bytes()).then(|| PathBuf::from(std::ffi::OsStr::from_bytes(&bytes)))
 }
 
 /// Windows file names are Unicode: the text is the name.

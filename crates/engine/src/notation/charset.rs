@@ -50,6 +50,20 @@ pub fn decode_gbk(bytes: &[u8]) -> Cow<'_, str> {
     GB18030.decode_without_bom_handling(bytes).0
 }
 
+/// Decodes bytes that are entirely valid GBK (GB18030); `None` at the first invalid
+/// sequence (for input that may be GBK or may be junk: a GUI's command line).
+///
+/// ```
+/// use chuhan_engine::notation::charset::decode_gbk_exact;
+/// assert_eq!(decode_gbk_exact(&[0xC5, 0xDA]).as_deref(), Some("炮"));
+/// assert_eq!(decode_gbk_exact(&[0xFF, 0xFF]), None);
+/// ```
+pub fn decode_gbk_exact(bytes: &[u8]) -> Option<String> {
+    GB18030
+        .decode_without_bom_handling_and_without_replacement(bytes)
+        .map(Cow::into_owned)
+}
+
 /// Decodes a UTF-16LE text field that ends at its first zero code unit (or at the
 /// end of the bytes), as CCBridge stores text; invalid units become U+FFFD.
 ///
@@ -76,4 +90,16 @@ pub fn decode_utf16le(bytes: &[u8]) -> String {
 /// ```
 pub fn encode_gbk(text: &str) -> Vec<u8> {
     GBK.encode(text).0.into_owned()
+}
+
+/// Encodes text as GBK when every character has a GBK code; `None` otherwise.
+///
+/// ```
+/// use chuhan_engine::notation::charset::encode_gbk_exact;
+/// assert_eq!(encode_gbk_exact("炮").unwrap(), vec![0xC5, 0xDA]);
+/// assert_eq!(encode_gbk_exact("😀"), None);
+/// ```
+pub fn encode_gbk_exact(text: &str) -> Option<Vec<u8>> {
+    let (bytes, _, unmappable) = GBK.encode(text);
+    (!unmappable).then(|| bytes.into_owned())
 }

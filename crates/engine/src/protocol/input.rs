@@ -59,9 +59,8 @@ pub fn spawn<R: Read + Send + 'static>(source: R) -> Receiver<Input> {
 fn decode(bytes: &[u8]) -> String {
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => std::borrow::Cow::Borrowed(text),
-        Err(_) => encoding_rs::GBK
-            .decode_without_bom_handling_and_without_replacement(bytes)
-            .unwrap_or_else(|| String::from_utf8_lossy(bytes)),
+        Err(_) => crate::notation::charset::decode_gbk_exact(bytes)
+            .map_or_else(|| String::from_utf8_lossy(bytes), std::borrow::Cow::Owned),
     };
     text.chars()
         .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })

@@ -83,7 +83,7 @@ impl Kernel {
         match self {
             Kernel::Scalar => 1,
             Kernel::Sse2 | Kernel::Neon => 8,
-            Kernel::Avx2 => 16,
+            Kernel::Avx2 => AVX2_LANES,
             Kernel::Avx512 => 32,
         }
     }
