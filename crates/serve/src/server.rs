@@ -411,8 +411,14 @@ async fn large_bodies_share(budget: &Arc<Semaphore>, req: Request, next: Next) -
     drop(share);
     if budget.available_permits() == params::BODY_BUDGET_BYTES / 1024 {
         // The last large body is done: give the memory its reading took back to
-        // the system (glibc keeps freed memory in per-thread arenas otherwise).
-        tokio::task::spawn_blocking(give_back_memory);
+        // the system (glibc keeps freed memory in per-thread arenas otherwise),
+        // and once more a moment later, for what the answer's writing and the
+        // connection's buffers freed after this point.
+        tokio::task::spawn_blocking(|| {
+            give_back_memory();
+            std::thread::sleep(params::TRIM_AGAIN_AFTER);
+            give_back_memory();
+        });
     }
     r
 }
