@@ -112,3 +112,12 @@ pub const MAX_ANALYSIS_DEPTH: i32 = 30;
 /// freed meanwhile). Measured by `make attack`'s big-upload phase: with one trim
 /// only, 2 of 6 short runs held 63–73 MB 15 s after the uploads (bound 60).
 pub const TRIM_AGAIN_AFTER: Duration = Duration::from_secs(2);
+
+/// glibc's allocator arenas the server may use (glibc's default is eight per core,
+/// each keeping its own freed memory).
+pub const MALLOC_ARENAS: i32 = 2;
+
+/// Heap blocks of at least this many bytes are mapped apart and returned to the
+/// system when freed (glibc's dynamic threshold would otherwise climb to 2 MB after
+/// the first large body).
+pub const MMAP_FROM_BYTES: i32 = 256 << 10;

@@ -87,6 +87,7 @@ impl Server {
 
     /// Serves until `shutdown` completes, on a runtime of its own (blocks).
     pub fn run(self, shutdown: impl Future<Output = ()> + Send) -> Result<(), ServeError> {
+        bound_allocator_retention();
         let rt = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .max_blocking_threads(params::RULES_THREADS)
@@ -421,6 +422,22 @@ async fn large_bodies_share(budget: &Arc<Semaphore>, req: Request, next: Next) -
         });
     }
     r
+}
+
+/// Keeps glibc's allocator from holding on to what request bodies freed: at most
+/// [`params::MALLOC_ARENAS`] arenas, however many threads have served, and blocks
+/// from [`params::MMAP_FROM_BYTES`] up always mapped apart and unmapped when freed
+/// (glibc otherwise raises that threshold to the largest block freed so far, so
+/// after the first 2 MB body every later one stays in an arena). Other allocators
+/// and systems: nothing to do.
+fn bound_allocator_retention() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes the allocator's settings; both values are
+    // within the ranges glibc documents for these parameters.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, params::MALLOC_ARENAS);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, params::MMAP_FROM_BYTES);
+    }
 }
 
 /// Returns freed heap memory to the system where the allocator keeps it (glibc).
