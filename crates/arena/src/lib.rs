@@ -5,7 +5,8 @@
 //! opening suites ([`suite`]), evaluation tuning ([`tune`]), book generation by
 //! search ([`book_generator`]), self-play training data ([`datagen`]), the
 //! neural evaluation's trainer ([`train`]) and generated repetition games for
-//! testing the 棋例 against other implementations ([`cycles`]). Nothing here
+//! testing the 棋例 against other implementations ([`cycles`]) and SPSA tuning of
+//! the search parameters by games ([`spsa`]). Nothing here
 //! prints; the `chuhan` command does.
 //!
 //! Match and tournament share one vocabulary, [`game`]: engine configuration,
@@ -18,7 +19,8 @@
 //!
 //! Matches, data generation, book generation and tournament rounds can be split
 //! into deterministic, idempotent work units ([`work_unit`], [`r#match::plan`],
-//! [`datagen::plan`], [`book_generator::plan`], [`tournament::plan`]) that
+//! [`datagen::plan`], [`book_generator::plan`], [`tournament::plan`],
+//! [`spsa::plan`]) that
 //! `crates/arena/ray/chuhan_ray.py` runs on a Ray cluster.
 
 #![warn(missing_docs)]
@@ -29,6 +31,7 @@ pub mod datagen;
 pub mod game;
 pub mod lots;
 pub mod r#match;
+pub mod spsa;
 pub mod suite;
 pub mod tournament;
 pub mod train;
