@@ -2,7 +2,7 @@
 CARGO ?= cargo
 NATIVE = RUSTFLAGS="-C target-cpu=native" $(CARGO)
 
-.PHONY: help dist cross-smoke build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak interop fuzz rules-diff rules-diff-long cluster-test browser-test load-test attack attack-short
+.PHONY: help tune-build dist cross-smoke build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak interop fuzz rules-diff rules-diff-long cluster-test browser-test load-test attack attack-short
 
 help:
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/'
@@ -12,6 +12,9 @@ build: ## release build (portable)
 
 native: ## release build for this CPU (BMI2/PEXT tables when available)
 	$(NATIVE) build --release --target-dir target/native
+
+tune-build: ## release build whose search parameters are engine options (feature tune), for chuhan spsa: target/tune/chuhan
+	$(CARGO) build --profile tune --features tune --bin chuhan
 
 dist: ## release archives for Linux x86-64, Linux aarch64 and Windows x86-64 in target/archives (needs the cross tools .ci/run installs)
 	scripts/dist/build
@@ -24,6 +27,7 @@ run: build ## build and start the engine daemon
 
 test: ## the test suite (what CI runs)
 	$(CARGO) test --profile ci --workspace
+	$(CARGO) test --profile ci -p chuhan-engine --features tune --lib tunables
 
 test-all: ## the test suite plus every ignored (slow) test, except the rule case kept failing on purpose (see tests/rules.rs)
 	$(CARGO) test --profile ci --workspace -- --include-ignored --skip or102_unreachable_position

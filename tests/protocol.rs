@@ -152,6 +152,27 @@ fn options_in_both_syntaxes() {
     }
 }
 
+/// The search parameters are options only in a build made for tuning (`make
+/// tune-build`): a release build lists none and ignores them, so a GUI cannot
+/// detune it.
+#[test]
+fn tunables_are_not_options_of_a_release_build() {
+    let mut d = Daemon::start();
+    d.send("uci");
+    let handshake = d.until_prefix("uciok");
+    for t in chuhan_engine::search::tunables::all() {
+        assert!(
+            !handshake.iter().any(|l| l.contains(t.name)),
+            "{}: {handshake:?}",
+            t.name
+        );
+    }
+    d.send("setoption name RfpMargin value 140");
+    let out = d.sync();
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].contains("unknown option"), "{out:?}");
+}
+
 #[test]
 fn long_move_lists() {
     let mut d = uci();

@@ -406,6 +406,20 @@ impl Session {
                 lines.push(options::describe(spec, ucci));
             }
         }
+        #[cfg(feature = "tune")]
+        for t in crate::search::tunables::all() {
+            lines.push(if ucci {
+                format!(
+                    "option {} type spin default {} min {} max {}",
+                    t.name, t.default, t.min, t.max
+                )
+            } else {
+                format!(
+                    "option name {} type spin default {} min {} max {}",
+                    t.name, t.default, t.min, t.max
+                )
+            });
+        }
         if !ucci {
             // UCI allows `info string` at any time; UCCI GUIs get it from `compiler`.
             lines.push(self.dialect.message(&crate::build_info::kernel_line()));
@@ -416,6 +430,16 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let Some(spec) = options::find(name) else {
+            #[cfg(feature = "tune")]
+            if crate::search::tunables::find(name).is_some() {
+                let v = value.and_then(|v| v.trim().parse::<i32>().ok());
+                match v.map(|v| crate::search::tunables::set(name, v)) {
+                    Some(Ok(())) => {}
+                    Some(Err(e)) => self.error(&e),
+                    None => self.error(&format!("{} needs an integer", echo(name))),
+                }
+                return;
+            }
             self.note(&format!("unknown option {} ignored", echo(name)));
             return;
         };

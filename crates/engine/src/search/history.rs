@@ -9,8 +9,8 @@
 
 use crate::core::{Color, Move, Piece, PieceKind, Position, Square};
 use crate::search::params::{
-    CORRECTION_DIVISOR, CORRECTION_MAX, CORRECTION_UPDATE_DIVISOR, HISTORY_BONUS_MAX,
-    HISTORY_BONUS_SCALE, HISTORY_MAX,
+    CORRECTION_MAX, CORRECTION_UPDATE_DIVISOR, HISTORY_MAX, correction_divisor, history_bonus_max,
+    history_bonus_scale,
 };
 
 /// Identifies a played move for continuation history: the moving piece and its
@@ -99,7 +99,7 @@ impl Default for History {
 /// The history bonus (or malus) for a cutoff at `depth`.
 #[inline]
 pub fn bonus(depth: i32) -> i32 {
-    (HISTORY_BONUS_SCALE * depth * depth).min(HISTORY_BONUS_MAX)
+    (history_bonus_scale() * depth * depth).min(history_bonus_max())
 }
 
 /// Moves `e` by `bonus` (at most `max` either way), less as `e` nears ±`max`.
@@ -142,7 +142,7 @@ impl History {
         let sum: i32 = (0..CORRECTION_TABLES)
             .map(|t| self.correction[Self::correction_index(side, t, keys.0[t])] as i32)
             .sum();
-        sum / CORRECTION_DIVISOR
+        sum / correction_divisor()
     }
 
     /// Moves the corrections of `keys` toward a search value that missed the static
@@ -294,7 +294,7 @@ mod tests {
         for _ in 0..1000 {
             h.update_correction(Color::Red, k, 5_000, 20);
         }
-        let max = CORRECTION_TABLES as i32 * CORRECTION_MAX / CORRECTION_DIVISOR;
+        let max = CORRECTION_TABLES as i32 * CORRECTION_MAX / correction_divisor();
         let v = h.correction(Color::Red, k);
         assert!(v > max * 9 / 10 && v <= max, "{v} of {max}");
         for _ in 0..1000 {

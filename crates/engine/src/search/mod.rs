@@ -34,6 +34,7 @@ pub mod settings;
 pub mod skill;
 pub mod time;
 pub mod tt;
+pub mod tunables;
 pub mod wdl;
 pub mod worker;
 

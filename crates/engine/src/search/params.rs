@@ -11,10 +11,62 @@
 //! +22.9 ± 16.9 Elo over 1,200 games; ×1.6 gained nothing more).
 
 use super::score::Value;
+use super::tunables::tunables;
 
-/// Half-width of the first aspiration window, in centipawns (std; our evaluation's
-/// noise between iterations is about this size).
-pub const ASPIRATION_DELTA: Value = 32;
+tunables! {
+    /// Half-width of the first aspiration window, in centipawns (std; our evaluation's
+    /// noise between iterations is about this size).
+    aspiration_delta, "AspirationDelta" = 32, 10 ..= 80, step 4;
+    /// Reverse futility: maximum depth and margin per ply (std shape, ours scale: see the
+    /// module note on the ×1.3).
+    rfp_max_depth, "RfpMaxDepth" = 8, 4 ..= 12, step 1;
+    /// Reverse futility margin per ply of depth.
+    rfp_margin, "RfpMargin" = 117, 50 ..= 250, step 10;
+    /// Null move: base reduction (std R = 3).
+    nmp_base_reduction, "NmpBaseReduction" = 3, 2 ..= 5, step 1;
+    /// Null move: one more ply of reduction per this much depth (std).
+    nmp_depth_divisor, "NmpDepthDivisor" = 4, 2 ..= 8, step 1;
+    /// Null move: one more ply per this much static-eval surplus over beta, up to
+    /// [`NMP_EVAL_MAX`] (std shape, ours scale).
+    nmp_eval_divisor, "NmpEvalDivisor" = 260, 100 ..= 500, step 20;
+    /// Late move reductions: the base of `base + ln(depth) · ln(moves) / divisor`,
+    /// in hundredths (std 0.75).
+    lmr_base_x100, "LmrBaseX100" = 75, 20 ..= 150, step 8;
+    /// Late move reductions: the divisor of that formula, in hundredths (std 2.25).
+    lmr_divisor_x100, "LmrDivisorX100" = 225, 150 ..= 350, step 12;
+    /// History score that shifts the reduction by one ply (std shape, ours scale).
+    lmr_history_divisor, "LmrHistoryDivisor" = 8192, 2048 ..= 16384, step 600;
+    /// Late move pruning: moves searched at depth `d` in non-PV nodes before the
+    /// remaining quiets are skipped is `(LMP_BASE + d * d) · 3/2`, doubled while
+    /// improving (std shape; ours: self-play at 20k nodes/move, 40 games each: base 2
+    /// scored +89 Elo against base 5, and no late move pruning at all -168; with the
+    /// net, at equal time 1 s + 0.01 s, the factor 3/2 scored +21.5 ± 18.4 and
+    /// +29.0 ± 18.3 Elo in two runs of 600 and 684 games against 1, half the counts
+    /// −86.9 ± 34.9).
+    lmp_base, "LmpBase" = 2, 0 ..= 8, step 1;
+    /// Futility base margin.
+    futility_base, "FutilityBase" = 104, 30 ..= 250, step 10;
+    /// Futility margin per ply of (reduced) depth.
+    futility_per_depth, "FutilityPerDepth" = 130, 50 ..= 250, step 10;
+    /// SEE pruning thresholds: captures must not lose more than this per ply of depth,
+    /// quiets more than this times depth² (std).
+    see_capture_margin, "SeeCaptureMargin" = -90, -200 ..= -20, step 8;
+    /// SEE quiet threshold factor.
+    see_quiet_margin, "SeeQuietMargin" = -25, -80 ..= -5, step 3;
+    /// Quiescence delta pruning margin (std: about two pawns).
+    qs_delta_margin, "QsDeltaMargin" = 260, 100 ..= 500, step 20;
+    /// Singular extension: the margin below the TT value, per ply of depth (std shape;
+    /// ours scale).
+    se_margin_per_depth, "SeMarginPerDepth" = 2, 1 ..= 6, step 1;
+    /// History bonus per depth², capped at [`history_bonus_max`] (std).
+    history_bonus_scale, "HistoryBonusScale" = 16, 4 ..= 40, step 2;
+    /// Cap of one history update.
+    history_bonus_max, "HistoryBonusMax" = 1600, 400 ..= 3200, step 150;
+    /// Correction history: the sum of a position's four entries is divided by this
+    /// before it is added to the static evaluation (at most ±170).
+    correction_divisor, "CorrectionDivisor" = 24, 8 ..= 64, step 3;
+}
+
 /// Depth from which aspiration windows are used (std).
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 /// After a fail high or low the window's half-width grows by `1 / this` of itself,
@@ -23,28 +75,12 @@ pub const ASPIRATION_GROWTH_DIVISOR: Value = 2;
 
 /// Correction history: the saturation bound of an entry (std).
 pub const CORRECTION_MAX: i32 = 1_024;
-/// Correction history: the sum of a position's four entries is divided by this
-/// before it is added to the static evaluation (at most ±170).
-pub const CORRECTION_DIVISOR: i32 = 24;
 /// Correction history: an update moves an entry by the search's miss times the
 /// depth divided by this, at most a quarter of [`CORRECTION_MAX`] (std).
 pub const CORRECTION_UPDATE_DIVISOR: i32 = 8;
 
-/// Reverse futility: maximum depth and margin per ply (std shape, ours scale: see the
-/// module note on the ×1.3).
-pub const RFP_MAX_DEPTH: i32 = 8;
-/// Reverse futility margin per ply of depth.
-pub const RFP_MARGIN: Value = 117;
-
 /// Null move: minimum depth (std).
 pub const NMP_MIN_DEPTH: i32 = 3;
-/// Null move: base reduction (std R = 3).
-pub const NMP_BASE_REDUCTION: i32 = 3;
-/// Null move: one more ply of reduction per this much depth (std).
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
-/// Null move: one more ply per this much static-eval surplus over beta, up to
-/// [`NMP_EVAL_MAX`] (std shape, ours scale).
-pub const NMP_EVAL_DIVISOR: Value = 260;
 /// Cap of the eval-surplus term.
 pub const NMP_EVAL_MAX: i32 = 3;
 /// Null move verification search from this depth on (std: cheap insurance against
@@ -61,41 +97,15 @@ pub const IIR_MIN_DEPTH: i32 = 4;
 /// Late move reductions apply from this depth on (std; first version, not tuned
 /// here).
 pub const LMR_MIN_DEPTH: i32 = 3;
-/// Late move reductions: base and divisor of `ln(depth) * ln(moves)` (std).
-pub const LMR_BASE: f64 = 0.75;
-/// LMR divisor.
-pub const LMR_DIVISOR: f64 = 2.25;
-/// History score that shifts the reduction by one ply (std shape, ours scale).
-pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
-/// Late move pruning: moves searched at depth `d` in non-PV nodes before the
-/// remaining quiets are skipped is `(LMP_BASE + d * d) · 3/2`, doubled while
-/// improving (std shape; ours: self-play at 20k nodes/move, 40 games each: base 2
-/// scored +89 Elo against base 5, and no late move pruning at all -168; with the
-/// net, at equal time 1 s + 0.01 s, the factor 3/2 scored +21.5 ± 18.4 and
-/// +29.0 ± 18.3 Elo in two runs of 600 and 684 games against 1, half the counts
-/// −86.9 ± 34.9).
-pub const LMP_BASE: i32 = 2;
 /// Depth up to which late move pruning applies (std).
 pub const LMP_MAX_DEPTH: i32 = 8;
 
 /// Futility pruning of quiet moves: depth limit, base and per-ply margin (std shape).
 pub const FUTILITY_MAX_DEPTH: i32 = 8;
-/// Futility base margin.
-pub const FUTILITY_BASE: Value = 104;
-/// Futility margin per ply of (reduced) depth.
-pub const FUTILITY_PER_DEPTH: Value = 130;
 
-/// SEE pruning thresholds: captures must not lose more than this per ply of depth,
-/// quiets more than this times depth² (std).
-pub const SEE_CAPTURE_MARGIN: Value = -90;
-/// SEE quiet threshold factor.
-pub const SEE_QUIET_MARGIN: Value = -25;
 /// Depth up to which SEE pruning applies.
 pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
-
-/// Quiescence delta pruning margin (std: about two pawns).
-pub const QS_DELTA_MARGIN: Value = 260;
 
 /// Checks that do not lose material (SEE ≥ 0) are extended while
 /// `ply < CHECK_EXT_PLY_FACTOR * root_depth` (ours: xiangqi positions give many
@@ -109,9 +119,6 @@ pub const SE_MIN_DEPTH: i32 = 6;
 /// Singular extension: the TT entry must be at most this many plies shallower than
 /// the node (std).
 pub const SE_TT_DEPTH_MARGIN: i32 = 3;
-/// Singular extension: the margin below the TT value, per ply of depth (std shape;
-/// ours scale).
-pub const SE_MARGIN_PER_DEPTH: Value = 2;
 /// Singular extension: only while `ply < SE_PLY_FACTOR * root_depth`, the same
 /// bound on the tree's growth as checks have (ours: the check bound's value,
 /// [`CHECK_EXT_PLY_FACTOR`], taken with singular extensions and not tuned apart).
@@ -119,10 +126,6 @@ pub const SE_PLY_FACTOR: usize = 2;
 
 /// History tables saturate at this magnitude (std).
 pub const HISTORY_MAX: i32 = 16_384;
-/// History bonus per depth², capped at [`HISTORY_BONUS_MAX`] (std).
-pub const HISTORY_BONUS_SCALE: i32 = 16;
-/// Cap of one history update.
-pub const HISTORY_BONUS_MAX: i32 = 1_600;
 
 /// Good captures are those whose SEE is at least this (std: not losing).
 pub const GOOD_CAPTURE_SEE: Value = 0;

@@ -17,6 +17,7 @@ use crate::search::settings::{Pruning, Settings};
 use crate::search::time::TimeManager;
 use crate::search::tt::{self, Bound, TranspositionTable};
 use crossbeam_channel::Sender;
+#[cfg(not(feature = "tune"))]
 use std::sync::LazyLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -127,11 +128,22 @@ impl Default for Frame {
 
 const NO_EVAL: Value = -INFINITE;
 
+/// The late move reduction of move `m` (1-based) at depth `d`, before history:
+/// `base + ln(d) · ln(m) / divisor`.
+fn lmr_formula(d: usize, m: usize) -> i32 {
+    let base = f64::from(lmr_base_x100()) / 100.0;
+    let divisor = f64::from(lmr_divisor_x100()) / 100.0;
+    (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32
+}
+
+/// [`lmr_formula`] for depths and move counts up to 63, computed once (the
+/// parameters are constants unless built to be tuned).
+#[cfg(not(feature = "tune"))]
 static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
     let mut t = [[0; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+            *r = lmr_formula(d, m);
         }
     }
     t
@@ -144,7 +156,15 @@ const DELTA_VALUE: [Value; 7] = eval::params::DEFAULT.max_material();
 
 #[inline(always)]
 fn reduction(depth: i32, move_count: usize) -> i32 {
-    LMR[(depth as usize).min(63)][move_count.min(63)]
+    let (d, m) = ((depth as usize).min(63), move_count.min(63));
+    #[cfg(not(feature = "tune"))]
+    return LMR[d][m];
+    #[cfg(feature = "tune")]
+    return if d == 0 || m == 0 {
+        0
+    } else {
+        lmr_formula(d, m)
+    };
 }
 
 /// One search thread.
@@ -428,7 +448,7 @@ impl<'a> Worker<'a> {
                 self.pv_idx = pv_idx;
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = ASPIRATION_DELTA;
+                let mut delta = aspiration_delta();
                 let (mut alpha, mut beta) =
                     if depth >= ASPIRATION_MIN_DEPTH && prev > -INFINITE && !is_decided(prev) {
                         ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
@@ -650,8 +670,8 @@ impl<'a> Worker<'a> {
             && !is_decided(beta)
         {
             // Reverse futility: far above beta at low depth.
-            if depth <= RFP_MAX_DEPTH
-                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            if depth <= rfp_max_depth()
+                && eval - rfp_margin() * (depth - improving as i32) >= beta
                 && eval < MATE_BOUND
             {
                 return eval;
@@ -665,9 +685,9 @@ impl<'a> Worker<'a> {
                 && self.stack[ply - 1].moved.is_some()
                 && self.has_major(us)
             {
-                let r = NMP_BASE_REDUCTION
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+                let r = nmp_base_reduction()
+                    + depth / nmp_depth_divisor()
+                    + ((eval - beta) / nmp_eval_divisor()).min(NMP_EVAL_MAX);
                 self.stack[ply].moved = None;
                 self.pos.make_null();
                 self.filter.push(self.pos.key());
@@ -758,7 +778,7 @@ impl<'a> Worker<'a> {
                 if !capture && !gives_check {
                     if depth <= LMP_MAX_DEPTH
                         && move_count as i32
-                            >= (LMP_BASE + depth * depth) * (if improving { 6 } else { 3 }) / 2
+                            >= (lmp_base() + depth * depth) * (if improving { 6 } else { 3 }) / 2
                     {
                         picker.skip_quiets();
                         continue;
@@ -766,12 +786,12 @@ impl<'a> Worker<'a> {
                     let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
                     if !in_check
                         && lmr_depth <= FUTILITY_MAX_DEPTH
-                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
+                        && eval + futility_base() + futility_per_depth() * lmr_depth <= alpha
                     {
                         continue;
                     }
                     if lmr_depth <= SEE_PRUNE_MAX_DEPTH
-                        && !see::see_ge(&self.pos, m, SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
+                        && !see::see_ge(&self.pos, m, see_quiet_margin() * lmr_depth * lmr_depth)
                     {
                         continue;
                     }
@@ -781,7 +801,7 @@ impl<'a> Worker<'a> {
                     // the exchange SEE counts never happens when the check is mate.
                     && !gives_check
                     && depth <= SEE_PRUNE_MAX_DEPTH
-                    && !see::see_ge(&self.pos, m, SEE_CAPTURE_MARGIN * depth)
+                    && !see::see_ge(&self.pos, m, see_capture_margin() * depth)
                 {
                     continue;
                 }
@@ -810,7 +830,7 @@ impl<'a> Worker<'a> {
                 && from_tt(e.value, ply).abs() < MATE_BOUND
             {
                 let tt_value = from_tt(e.value, ply);
-                let singular_beta = tt_value - SE_MARGIN_PER_DEPTH * depth;
+                let singular_beta = tt_value - se_margin_per_depth() * depth;
                 self.stack[ply].excluded = m;
                 let v = self.search(
                     singular_beta - 1,
@@ -852,7 +872,7 @@ impl<'a> Worker<'a> {
                 if gives_check {
                     r -= 1;
                 }
-                r -= hist_score / LMR_HISTORY_DIVISOR;
+                r -= hist_score / lmr_history_divisor();
                 let d = (new_depth - r).clamp(1, new_depth.max(1));
                 value = -self.search(-alpha - 1, -alpha, d, ply + 1, true);
                 if value > alpha && d < new_depth {
@@ -1132,7 +1152,7 @@ impl<'a> Worker<'a> {
                     .pos
                     .piece_at(m.to())
                     .map_or(0, |v| DELTA_VALUE[v.kind.index()]);
-                if best_value + gain + QS_DELTA_MARGIN <= alpha && !self.pos.gives_check(m) {
+                if best_value + gain + qs_delta_margin() <= alpha && !self.pos.gives_check(m) {
                     continue;
                 }
                 if !see::see_ge(&self.pos, m, 0) {
