@@ -17,6 +17,7 @@ mod position_arg;
 mod records;
 mod serve;
 mod show;
+mod spsa;
 mod suite;
 mod tournament;
 mod train;
@@ -66,6 +67,8 @@ enum Command {
     Suite(suite::SuiteArgs),
     /// Tune the evaluation weights on game records (Texel's method).
     Tune(tune::TuneArgs),
+    /// Tune the search parameters by games between two settings of one engine (SPSA).
+    Spsa(Box<spsa::SpsaArgs>),
     /// Self-play training data for the neural evaluation, in resumable work units.
     Datagen(Box<datagen::DatagenArgs>),
     /// Train the neural evaluation (NNUE) on datagen data, on every core.
@@ -78,7 +81,7 @@ enum Command {
 /// goes away (`chuhan datagen --stats gen4 | head`), as Unix tools do, instead of
 /// panicking or reporting the broken pipe. Rust starts every program with SIGPIPE
 /// ignored; this puts back the default action. The daemon, `serve`, `bench` (which can
-/// drive another engine), `match` and `tournament` keep it ignored: they write to
+/// drive another engine), `match`, `tournament` and `spsa` keep it ignored: they write to
 /// engines and clients that may go away and handle those errors themselves.
 /// Off Unix there is no SIGPIPE: a closed pipe is an error the writer sees.
 fn end_quietly_on_closed_output() {
@@ -127,6 +130,7 @@ fn main() -> ExitCode {
         Some(Command::Tournament(args)) => tournament::run(&args),
         Some(Command::Suite(args)) => suite::run(&args),
         Some(Command::Tune(args)) => tune::run(&args),
+        Some(Command::Spsa(args)) => spsa::run(&args),
         Some(Command::Datagen(args)) => datagen::run(&args),
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::Wdl(args)) => wdl::run(&args),

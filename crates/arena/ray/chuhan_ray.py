@@ -42,11 +42,13 @@ MATCH_PLAN = "chuhan-match-plan"
 DATAGEN_PLAN = "chuhan-datagen-plan"
 BOOK_PLAN = "chuhan-book-plan"
 TOURNAMENT_PLAN = "chuhan-tournament-plan"
+SPSA_PLAN = "chuhan-spsa-plan"
 # The subcommand that plays a unit of each kind of plan.
 COMMANDS = {MATCH_PLAN: ["match"], DATAGEN_PLAN: ["datagen"],
-            BOOK_PLAN: ["book", "generate"], TOURNAMENT_PLAN: ["tournament"]}
+            BOOK_PLAN: ["book", "generate"], TOURNAMENT_PLAN: ["tournament"],
+            SPSA_PLAN: ["spsa"]}
 # Plans that go on in rounds: a merge either finishes or writes the next plan.
-ROUND_KINDS = (BOOK_PLAN, TOURNAMENT_PLAN)
+ROUND_KINDS = (BOOK_PLAN, TOURNAMENT_PLAN, SPSA_PLAN)
 NEXT_PLAN = "next.json"
 MORE_TO_PLAY = 3  # exit status of such a merge that wrote NEXT_PLAN
 # The progress merge runs at most every 2 s, and at most a tenth of the time (it
@@ -63,7 +65,7 @@ def unit_file(kind, plan, k):
         return f"unit-{k}.bin"
     if kind == BOOK_PLAN:
         return f"ply-{plan['ply']}-unit-{k}.json"
-    return f"unit-{plan['plan_id']}-{k}.json"
+    return f"unit-{plan['plan_id']}-{k}.json"  # tournament, spsa
 
 
 def write_atomic(path, data):
@@ -105,9 +107,9 @@ def unit_is_done(kind, plan, k, path):
 
 # What a unit's size counts, and what its work counts (for the rates).
 SIZE_WORD = {MATCH_PLAN: "games", DATAGEN_PLAN: "games", BOOK_PLAN: "positions",
-             TOURNAMENT_PLAN: "games"}
+             TOURNAMENT_PLAN: "games", SPSA_PLAN: "games"}
 WORK_WORD = {MATCH_PLAN: "positions", DATAGEN_PLAN: "positions", BOOK_PLAN: "nodes",
-             TOURNAMENT_PLAN: "positions"}
+             TOURNAMENT_PLAN: "positions", SPSA_PLAN: "positions"}
 
 
 def unit_size(kind, plan, k):
@@ -190,7 +192,7 @@ def play_unit(kind, plan_text, k, file_name, key, names, *blobs):
         out = os.path.join(scratch, "out")
         argv = ([os.path.join(home, names[0])] + COMMANDS[kind]
                 + ["--unit", plan_path, str(k), "--out", out])
-        if kind in (MATCH_PLAN, DATAGEN_PLAN):
+        if kind in (MATCH_PLAN, DATAGEN_PLAN, SPSA_PLAN):
             argv += ["--concurrency", "1"]
         done = subprocess.run(argv, cwd=home, capture_output=True, text=True,
                               preexec_fn=die_with_parent)
@@ -452,7 +454,7 @@ def main(argv=None):
         ray.init(address=args.address, logging_level="warning")
     driver = Driver(args, ray, chuhan)
     if kind in ROUND_KINDS:
-        what = "book run" if kind == BOOK_PLAN else "event"
+        what = {BOOK_PLAN: "book run", SPSA_PLAN: "SPSA run"}.get(kind, "event")
         driver.say(f"ray: {what} {plan_key(plan)}; {driver.cluster()}")
         return driver.run_rounds(kind, summary_out)
 
