@@ -11,7 +11,7 @@ counts once), shows live progress, stops a match once its SPRT decides, resumes
 from the results directory after a restart, and ends by printing what `chuhan match
 --merge` (or `chuhan datagen --stats`) prints.
 
-Book generation and tournaments go in rounds (a ply of the book, the games an
+Book generation, tournaments and SPSA runs (`chuhan spsa`) go in rounds (a ply of the book, the games an
 event has due): the driver merges (`chuhan book generate --merge RESULTS --out
 BOOK`, `chuhan tournament --merge RESULTS`), which either finishes (the book, the
 final standings) or writes the plan of the next round to RESULTS/next.json (exit
@@ -281,7 +281,7 @@ def load_plan(args):
             sys.exit(f"error: give --plan (no plan.json in {args.results})")
         plan = json.loads(text)
     if plan.get("format") not in COMMANDS:
-        sys.exit(f"error: not a match, datagen, book or tournament plan: format "
+        sys.exit(f"error: not a match, datagen, book, tournament or spsa plan: format "
                  f"{plan.get('format')!r}")
     return plan, text.decode()
 
