@@ -11,9 +11,10 @@ counts once), shows live progress, stops a match once its SPRT decides, resumes
 from the results directory after a restart, and ends by printing what `chuhan match
 --merge` (or `chuhan datagen --stats`) prints.
 
-Book generation, tournaments and SPSA runs (`chuhan spsa`) go in rounds (a ply of the book, the games an
-event has due): the driver merges (`chuhan book generate --merge RESULTS --out
-BOOK`, `chuhan tournament --merge RESULTS`), which either finishes (the book, the
+Book generation, tournaments and SPSA runs go in rounds (a ply of the book, the
+games an event has due, a batch of SPSA game pairs): the driver merges (`chuhan
+book generate --merge RESULTS --out BOOK`, `chuhan tournament --merge RESULTS`,
+`chuhan spsa --merge RESULTS`), which either finishes (the book, the
 final standings) or writes the plan of the next round to RESULTS/next.json (exit
 status 3); it plays that plan's units and merges again.
 
