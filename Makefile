@@ -124,7 +124,7 @@ fuzz: ## fuzz every parser with 10 million inputs: inputs/s, crashes, hangs (2 s
 	./target/ci/chuhan-fuzz --inputs $(FUZZ_INPUTS) --save target/fuzz-findings
 
 perft-deep: ## deep perft lines (startpos 5 and 6, all depth-5 positions)
-	$(CARGO) test --release --test perft -- --ignored
+	$(CARGO) test --release -p chuhan-engine --test perft -- --ignored
 
 lint: ## formatting and clippy, warnings are errors (also for Windows when its target is installed)
 	$(CARGO) fmt --check

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 
 /// Starting points for playouts: the start position and the perft suite.
 fn roots() -> Vec<Position> {
-    include_str!("data/perft.txt")
+    include_str!("../../../tests/data/perft.txt")
         .lines()
         .filter_map(|l| l.strip_prefix("epd "))
         .map(|fen| Position::from_fen(fen).expect("valid perft FEN"))
@@ -159,7 +159,7 @@ proptest! {
 #[test]
 fn invalid_fen_corpus() {
     let mut n = 0;
-    for line in include_str!("data/invalid_fen.txt").lines() {
+    for line in include_str!("../../../tests/data/invalid_fen.txt").lines() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }

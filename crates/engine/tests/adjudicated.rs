@@ -76,7 +76,7 @@ impl Game {
 static GAMES: LazyLock<Vec<Game>> = LazyLock::new(|| {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/adjudicated/games.json"
+        "/../../tests/data/adjudicated/games.json"
     ))
     .expect("games.json");
     serde_json::from_str(&text).expect("valid games.json")

@@ -13,7 +13,7 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let text = include_str!("data/perft.txt");
+    let text = include_str!("../../../tests/data/perft.txt");
     let (mut id, mut fen) = (String::new(), String::new());
     let mut out = Vec::new();
     for line in text.lines().map(str::trim) {
