@@ -8,9 +8,10 @@ use chuhan_arena::book_generator::plan::{
 use chuhan_arena::book_generator::unit::{self as book_unit, Merged as BookMerged, Played};
 use chuhan_arena::book_generator::{self, GenerateOptions};
 use chuhan_engine::book::{
-    Book, BookBuilder, BookSet, BuildOptions, OwnBook, RecordFormat, eleeye, fold, params, text,
+    Book, BookBuilder, BookSet, BuildOptions, OwnBook, eleeye, fold, params, text,
 };
-use chuhan_engine::core::Position;
+use chuhan_engine::core::{Position, Validation};
+use chuhan_engine::notation::record;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -43,10 +44,10 @@ pub enum BookCommand {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Build a binary book from game records (PGN, XQF, CCBridge, or ICCS move lists one game
-    /// per line).
+    /// Build a binary book from game records (PGN, XQF, CCBridge, or move lists one game per
+    /// line), each file's kind recognised from its bytes and its name.
     Build {
-        /// Game record files.
+        /// Game record files (a `.pgn` name is read as PGN whatever its text).
         #[arg(long, num_args = 1.., required = true)]
         from: Vec<PathBuf>,
         /// The binary book to write.
@@ -284,22 +285,15 @@ fn build(files: &[PathBuf], out: &Path, options: BuildOptions) -> Result<(), Str
     };
     for (file, &size) in files.iter().zip(&sizes) {
         let data = read(file)?;
-        let format = RecordFormat::detect(file, &data).ok_or_else(|| {
-            format!(
-                "{}: not a supported game record file (supported: PGN, XQF, CCBridge, plain-text \
-                 ICCS move lists one game per line)",
-                file.display()
-            )
-        })?;
-        let items = format.read(&data);
+        let items = record::read_items(&data, Some(file), Validation::Lenient);
         let n = items.len().max(1);
         for (i, item) in items.iter().enumerate() {
             let place = format!("{}{}", file.display(), item.place);
             match &item.game {
                 Ok(game) => match builder.add_game(game) {
                     Ok(()) => {
-                        warned += usize::from(!item.warnings.is_empty());
-                        for w in &item.warnings {
+                        warned += usize::from(!game.warnings.is_empty());
+                        for w in &game.warnings {
                             show(format!("{place}: {w}"));
                         }
                     }

@@ -4,9 +4,10 @@
 
 use chuhan_engine::book::{
     Book, BookAssembler, BookBuilder, BookError, BookFormat, BookMove, BookSet, BuildOptions,
-    EntryError, Game, OwnBook, Randomness, Wdl, fold, text,
+    EntryError, OwnBook, Randomness, Wdl, fold, text,
 };
 use chuhan_engine::core::{GameResult, Move, Position};
+use chuhan_engine::notation::Game;
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -441,11 +442,12 @@ fn book_sets_filter_banned_and_repeating_moves() {
 // ---------------------------------------------------------------------------
 
 fn game(moves: &str, result: impl Into<Option<GameResult>>) -> Game {
-    Game {
-        start: Position::startpos(),
-        moves: moves.split_whitespace().map(mv).collect(),
-        result: result.into(),
+    let mut g = Game::new(Position::startpos());
+    for m in moves.split_whitespace() {
+        g.push(mv(m));
     }
+    g.result = result.into();
+    g
 }
 
 #[test]
@@ -669,6 +671,118 @@ fn cli_build_reads_pgn_and_xqf() {
         Some((3, Some((1, 0, 0))))
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// One reader of record files (notation::record) feeding the builder.
+// ---------------------------------------------------------------------------
+
+/// A CCBridge game (`.cbr`) of `moves` from the start position, with the result
+/// byte `result` (1 = Red won), laid out as `docs/ccbridge.md` says.
+fn ccbridge_game(moves: &[&str], result: u8) -> Vec<u8> {
+    use chuhan_engine::core::{START_FEN, Setup, Square};
+    use chuhan_engine::notation::ccbridge::{
+        HEADER_LEN, RECORD_MAGIC, board_index, offset, piece_byte,
+    };
+    let setup = Setup::parse(START_FEN).unwrap();
+    let mut b = vec![0u8; HEADER_LEN];
+    b[..16].copy_from_slice(RECORD_MAGIC);
+    b[offset::RESULT] = result;
+    b[offset::SIDE] = 1;
+    for sq in Square::ALL {
+        if let Some(p) = setup.board[sq.index()] {
+            b[offset::BOARD + board_index(sq) as usize] = piece_byte(p);
+        }
+    }
+    b.extend_from_slice(&0u32.to_le_bytes());
+    for (i, m) in moves.iter().enumerate() {
+        let m = mv(m);
+        let last = i + 1 == moves.len();
+        b.extend([
+            u8::from(last),
+            0,
+            board_index(m.from()),
+            board_index(m.to()),
+        ]);
+    }
+    b.extend_from_slice(&[0, 0, 0, 0]);
+    b
+}
+
+/// The book built from the record `bytes` named `name`, every game read by
+/// `notation::record::read_items`.
+fn book_from_record(name: &str, bytes: &[u8]) -> OwnBook {
+    use chuhan_engine::core::Validation;
+    use chuhan_engine::notation::record::read_items;
+    let mut b = BookBuilder::new(BuildOptions {
+        max_ply: 10,
+        min_games: 1,
+    });
+    let items = read_items(bytes, Some(std::path::Path::new(name)), Validation::Lenient);
+    assert_eq!(items.len(), 1, "{name}");
+    for item in items {
+        let game = item.game.unwrap();
+        assert!(game.warnings.is_empty(), "{name}: {:?}", game.warnings);
+        b.add_game(&game).unwrap();
+    }
+    b.finish()
+}
+
+#[test]
+fn the_same_game_as_pgn_an_iccs_line_and_ccbridge_builds_the_same_book() {
+    let moves = ["h2e2", "h9g7", "h0g2", "i9h9"];
+    let pgn = "[Event \"a\"]\n[Result \"1-0\"]\n1. 炮二平五 馬８進７ 2. 馬二進三 車９平８ 1-0\n";
+    let from_pgn = book_from_record("game.pgn", pgn.as_bytes());
+    let from_line = book_from_record("games.txt", format!("{} 1-0\n", moves.join(" ")).as_bytes());
+    let from_cbr = book_from_record("game.cbr", &ccbridge_game(&moves, 1));
+    assert_eq!(from_pgn.to_bytes(), from_line.to_bytes());
+    assert_eq!(from_pgn.to_bytes(), from_cbr.to_bytes());
+    // Four plies, the start being symmetric: h2e2 and its mirror b2e2 at the start.
+    assert_eq!(from_line.move_count(), 5);
+    let won = Some(Wdl {
+        wins: 1,
+        draws: 0,
+        losses: 0,
+    });
+    let at_start = from_cbr.probe(&Position::startpos());
+    assert!(
+        at_start.iter().any(|b| b.mv == mv("h2e2") && b.wdl == won),
+        "{at_start:?}"
+    );
+    let lost = from_pgn.probe(&play(&["h2e2"]));
+    assert_eq!(lost.len(), 1);
+    assert_eq!((lost[0].mv, lost[0].wdl.unwrap().losses), (mv("h9g7"), 1));
+}
+
+#[test]
+fn a_bad_move_list_line_reports_its_line_number() {
+    use chuhan_engine::core::Validation;
+    use chuhan_engine::notation::Warning;
+    use chuhan_engine::notation::record::{Place, RecordError, read_items};
+    let text = "# three games\nh2e2 h9g7 1-0\n\nh2e2 zz 1-0\nh2e2 h2h3 0-1\n";
+    let items = read_items(
+        text.as_bytes(),
+        Some(std::path::Path::new("g.txt")),
+        Validation::Lenient,
+    );
+    let places: Vec<Place> = items.iter().map(|i| i.place).collect();
+    assert_eq!(places, [Place::Line(2), Place::Line(4), Place::Line(5)]);
+    assert_eq!(format!("g.txt{}", items[1].place), "g.txt:4");
+    let err = items[1].game.as_ref().unwrap_err();
+    assert!(matches!(err, RecordError::MoveList(_)), "{err:?}");
+    assert!(err.to_string().contains("move 2"), "{err}");
+    // A move that cannot be played: the line is kept up to it, with a warning.
+    let kept = items[2].game.as_ref().unwrap();
+    assert_eq!(kept.ply_count(), 1);
+    assert!(matches!(
+        kept.warnings[..],
+        [Warning::BadMove { ply: 2, .. }]
+    ));
+    // The same file as PGN numbers its games instead.
+    let pgn = "[Event \"a\"]\n1. h2e2 *\n\n[Event \"b\"]\n1. h2e2 {never closed *\n";
+    let items = read_items(pgn.as_bytes(), None, Validation::Lenient);
+    assert_eq!(items[1].place, Place::Game(2));
+    assert_eq!(items[1].place.to_string(), " (game 2)");
+    assert!(items[1].game.is_err());
 }
 
 // The generator.

@@ -40,7 +40,7 @@
 //! | what may follow a `bestmove` (draw, resign) | [`Offer`](search::event::Offer) | [`search::event`] |
 //! | the engine facade | [`Engine`](engine::Engine), [`EngineError`](engine::EngineError) | [`engine`] |
 //! | the protocol dialect (UCCI, UCI) | [`Dialect`](protocol::dialect::Dialect) | [`protocol::dialect`] |
-//! | a game record; a game the book builder learns from | [`notation::Game`], [`book::Game`] | [`notation::game`], [`book::game`] |
+//! | a game record (also what the book builder learns from); a record file's kind, a game's place in it | [`notation::Game`]; [`RecordKind`](notation::record::RecordKind), [`Place`](notation::record::Place) | [`notation::game`]; [`notation::record`] |
 //!
 //! The arena's own vocabulary (engine configuration, clocks, openings, the game seam)
 //! is `chuhan_arena::game`; its client of engine processes is

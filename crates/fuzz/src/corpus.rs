@@ -279,11 +279,7 @@ fn random_book(rng: &mut SplitMix64, n: usize) -> book::OwnBook {
     });
     for _ in 0..n {
         let g = random_game(rng, 12);
-        let _ = b.add_game(&book::Game {
-            start: g.start.clone(),
-            moves: g.moves(),
-            result: g.result,
-        });
+        let _ = b.add_game(&g);
     }
     b.finish()
 }

@@ -1,7 +1,7 @@
 //! The parsers under fuzzing ([`Target`]) and how one input is fed to each.
 
 use chuhan_arena::tournament::config::TournamentConfig;
-use chuhan_engine::book::{self, EleeyeBook, OwnBook, RecordFormat};
+use chuhan_engine::book::{self, EleeyeBook, OwnBook};
 use chuhan_engine::core::{Color, Position, Validation};
 use chuhan_engine::notation::{self, ccbridge, move_list, pgn, record, xqf};
 use chuhan_engine::protocol::command::{self, ParseContext};
@@ -163,14 +163,14 @@ impl Target {
                 for g in record::read_all(input).into_iter().flatten() {
                     consume(&g);
                 }
-                for f in [
-                    RecordFormat::detect(Path::new("x.pgn"), input),
-                    RecordFormat::detect(Path::new("x.txt"), input),
-                ]
-                .into_iter()
-                .flatten()
-                {
-                    let _ = f.read(input);
+                for name in ["x.pgn", "x.txt"] {
+                    let v = Validation::Lenient;
+                    for item in record::read_items(input, Some(Path::new(name)), v) {
+                        let _ = item.place.to_string();
+                        if let Ok(g) = item.game {
+                            consume(&g);
+                        }
+                    }
                 }
             }
         }

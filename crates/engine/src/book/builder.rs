@@ -17,11 +17,11 @@
 
 use super::entry::{BookMove, Wdl};
 use super::fold::fold;
-use super::game::Game;
 use super::own::{BookAssembler, OwnBook};
 use super::packed::PackedPosition;
 use super::params;
 use crate::core::{Move, PlayerResult};
+use crate::notation::Game;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -126,12 +126,14 @@ impl BookBuilder {
         self.boards.len()
     }
 
-    /// Replays `game` and credits its moves.
+    /// Replays the main line of `game` from its start and credits its moves (a
+    /// game built by hand may hold an illegal move: the moves before it are
+    /// credited).
     pub fn add_game(&mut self, game: &Game) -> Result<(), IllegalGameMove> {
         self.games += 1;
         let mut pos = game.start.clone();
         let mut seen = HashSet::new();
-        for (ply, &m) in game.moves.iter().enumerate() {
+        for (ply, m) in game.line.nodes.iter().map(|n| n.mv).enumerate() {
             if ply >= self.options.max_ply as usize {
                 break;
             }

@@ -1,6 +1,7 @@
 //! Opening books: Chuhan's own format (binary, and a text form for review), read-only
 //! ElephantEye `BOOK.DAT`, probing and move choice for the engine, and a builder
-//! from game records.
+//! from game records ([`crate::notation::Game`]s, read from any record file by
+//! [`crate::notation::record::read_items`]).
 //!
 //! The engine's path: the facade ([`crate::engine::Engine`]) loads the books its
 //! `BookFiles` option names with [`BookSet::load`] (the [`builtin`] book, files
@@ -34,10 +35,8 @@ mod entry;
 mod error;
 mod fold;
 mod format;
-pub mod game;
 mod index;
 pub mod locate;
-pub mod movelist;
 pub mod own;
 mod packed;
 pub mod params;
@@ -51,7 +50,6 @@ pub use eleeye::EleeyeBook;
 pub use entry::{BookMove, Wdl};
 pub use error::{BookError, Corruption};
 pub use fold::{Fold, fold, mirror_key};
-pub use game::{Game, Place, RecordFormat};
 pub use own::{BookAssembler, EntryError, OwnBook};
 pub use playable::{key_after, repeats, retain_playable};
 pub use set::{BookSet, LoadFailure, split_list};

@@ -8,9 +8,9 @@
 //!   tags), [`pgn`] (xqbase PGN, read and write, several games per file, UTF-8 or
 //!   GBK), [`xqf`] (XQStudio files, every version including the encrypted ones),
 //!   [`ccbridge`] (CCBridge `.cbr` games and `.cbl` libraries, docs/ccbridge.md),
-//!   [`move_list`] (plain ICCS lists and UCCI `position` lines) and [`record`],
-//!   which recognises the kind of a file from its bytes. [`charset`] turns bytes into
-//!   text. The binary formats share [`tree`] (their move trees, every move checked);
+//!   [`move_list`] (plain move lists, one game per line, and UCCI `position`
+//!   lines) and [`record`], the one reader of record files, with one detector
+//!   of their kind. [`charset`] turns bytes into text. The binary formats share [`tree`] (their move trees, every move checked);
 //!   a lenient reading keeps what it can with a [`Warning`].
 //! * Lines: [`replay`] plays move texts in any notation from a FEN (or the start
 //!   position) under a [`crate::core::Validation`] policy: the one way every door
