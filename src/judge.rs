@@ -6,7 +6,8 @@
 //! XQF or move list, read by [`record::read_all`]); `--svg` draws the ruled cycle.
 
 use chuhan_engine::core::{FenNote, Position};
-use chuhan_engine::notation::{diagram, replay};
+use chuhan_engine::diagram;
+use chuhan_engine::notation::replay;
 use chuhan_engine::rules::{Judgement, RuleSet, judge_position};
 use std::path::PathBuf;
 use std::process::ExitCode;

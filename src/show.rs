@@ -3,7 +3,7 @@
 //! an SVG diagram.
 
 use chuhan_engine::core::{GameResult, Move, Position};
-use chuhan_engine::notation::diagram::{self, Arrow, ArrowStyle, SvgOptions, TextOptions};
+use chuhan_engine::diagram::{self, Arrow, ArrowStyle, SvgOptions, TextOptions};
 use chuhan_engine::notation::{Game, Notation};
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};

@@ -162,6 +162,11 @@ fn tunables_are_not_options_of_a_release_build() {
     let handshake = d.until_prefix("uciok");
     for t in chuhan_engine::search::tunables::all() {
         assert!(
+            chuhan_engine::protocol::options::find(t.name).is_none(),
+            "{} is also an ordinary option",
+            t.name
+        );
+        assert!(
             !handshake.iter().any(|l| l.contains(t.name)),
             "{}: {handshake:?}",
             t.name

@@ -13,8 +13,8 @@
 //! UCI over the facade, and is the only module that prints. The tools that drive engines
 //! (matches, tournaments, tuning) live in the `chuhan_arena` crate, the command line
 //! in the `chuhan` package.
-//! [`notation`] reads and writes moves (ICCS, WXF, Chinese), game records (PGN, XQF)
-//! and draws boards (text, SVG).
+//! [`notation`] reads and writes moves (ICCS, WXF, Chinese) and game records (PGN,
+//! XQF, CCBridge, move lists); [`diagram`] draws boards (text, SVG) and rulings.
 //! [`rules`] holds the repetition rules (棋例) and the end of the game.
 //! [`echo`] is how every message repeats user text (cut, control characters
 //! readable); [`data_file`] reads the files users name (regular files of bounded size
@@ -25,7 +25,8 @@
 //!
 //! Each concept is defined once, in the lowest module that every user can depend on
 //! (`core` < `rules` < `eval` < `search` < `engine` < `protocol`, with `notation`
-//! on `core` (and on `rules` for the ruling diagram) and `book` on `notation`, both under `engine`; no arrow runs upward),
+//! on `core`, `diagram` (board pictures) on `core` and `rules`, and `book` on
+//! `notation`, all under `engine`; no arrow runs upward),
 //! and the arena uses the same types:
 //!
 //! | concept | type | module |
@@ -53,6 +54,7 @@ pub mod book;
 pub mod build_info;
 pub mod core;
 pub mod data_file;
+pub mod diagram;
 pub mod echo;
 pub mod engine;
 pub mod eval;

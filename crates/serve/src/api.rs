@@ -24,7 +24,7 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use chuhan_engine::core::{Color, Move, Position};
-use chuhan_engine::notation::diagram::{self, Arrow, ArrowStyle, SvgOptions};
+use chuhan_engine::diagram::{self, Arrow, ArrowStyle, SvgOptions};
 use chuhan_engine::notation::{Notation, Script};
 use chuhan_engine::rules::{MoveRuling, RuleSet, judge_position, move_verdicts};
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! Notations, game records and board pictures.
+//! Notations and game records: readers and writers over [`crate::core`].
 //!
 //! * Move text: [`iccs`] (`h2e2`, `H2-E2`), [`wxf`] (`C2.5`), [`chinese`] (炮二平五,
 //!   馬８進７, traditional and simplified), all built on the shared file-numbered
@@ -15,8 +15,8 @@
 //! * Lines: [`replay`] plays move texts in any notation from a FEN (or the start
 //!   position) under a [`crate::core::Validation`] policy: the one way every door
 //!   (daemon, `chuhan judge`, `chuhan serve`, book probing) replays a line.
-//! * Pictures: [`diagram`], a Unicode text board and an SVG diagram with arrows and a
-//!   caption.
+//!
+//! Board pictures are [`crate::diagram`]'s.
 //!
 //! Nothing here prints; errors are typed ([`MoveError`], [`ReplayError`], [`pgn::PgnError`],
 //! [`xqf::XqfError`], [`record::RecordError`]).
@@ -25,7 +25,6 @@ pub mod ccbridge;
 pub mod charset;
 pub mod chinese;
 pub mod descriptive;
-pub mod diagram;
 pub mod game;
 pub mod iccs;
 pub mod move_error;

@@ -29,10 +29,10 @@ pub mod translate;
 
 use crate::book::builtin::BUILTIN_NAME;
 use crate::core::{Color, Move, Position, perft};
+use crate::diagram;
 use crate::echo::echo;
 use crate::engine::{Engine, EngineError, EngineOption};
 use crate::eval;
-use crate::notation::diagram;
 use crate::rules::{self, RuleSet};
 use crate::search::event::Event;
 use crate::search::repetition::RepetitionRules;

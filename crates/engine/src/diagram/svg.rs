@@ -153,7 +153,7 @@ fn centre(sq: Square) -> (f64, f64) {
 ///
 /// ```
 /// use chuhan_engine::core::Position;
-/// use chuhan_engine::notation::diagram::{self, Arrow, ArrowStyle, SvgOptions};
+/// use chuhan_engine::diagram::{self, Arrow, ArrowStyle, SvgOptions};
 /// let opts = SvgOptions {
 ///     arrows: vec![Arrow::new("h2e2".parse().unwrap(), ArrowStyle::Red).labelled("1")],
 ///     caption: Some("Red <must> change".to_string()),

@@ -15,7 +15,7 @@ use crate::rules::judge::CycleMove;
 ///
 /// ```
 /// use chuhan_engine::core::Position;
-/// use chuhan_engine::notation::diagram::ruling;
+/// use chuhan_engine::diagram::ruling;
 /// use chuhan_engine::rules::{judge_position, RuleSet};
 /// let mut pos = Position::startpos();
 /// pos.make_move("h2e2".parse().unwrap());

@@ -4,7 +4,7 @@
 //! required when `CHUHAN_REQUIRE_RSVG=1`, otherwise run when the tool is installed.
 
 use chuhan_engine::core::{Color, Piece, PieceKind, Position, Square};
-use chuhan_engine::notation::diagram::{self, Arrow, ArrowStyle, SvgOptions, TextOptions};
+use chuhan_engine::diagram::{self, Arrow, ArrowStyle, SvgOptions, TextOptions};
 use std::process::Command;
 
 fn width(s: &str) -> usize {

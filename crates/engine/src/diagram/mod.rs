@@ -21,7 +21,7 @@ use crate::core::{Color, Piece, PieceKind};
 ///
 /// ```
 /// use chuhan_engine::core::{Color, Piece, PieceKind};
-/// use chuhan_engine::notation::diagram::glyph;
+/// use chuhan_engine::diagram::glyph;
 /// assert_eq!(glyph(Piece::new(Color::Red, PieceKind::Rook)), '俥');
 /// assert_eq!(glyph(Piece::new(Color::Black, PieceKind::Cannon)), '砲');
 /// ```

@@ -23,7 +23,7 @@ pub struct TextOptions {
 ///
 /// ```
 /// use chuhan_engine::core::Position;
-/// use chuhan_engine::notation::diagram;
+/// use chuhan_engine::diagram;
 /// let t = diagram::text(&Position::startpos());
 /// assert!(t.contains("車──馬──象──士──將──士──象──馬──車"));
 /// assert!(t.contains("俥──傌──相──仕──帥──仕──相──傌──俥"));
