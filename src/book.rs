@@ -2,6 +2,7 @@
 //! opening books.
 
 use crate::hms::hms;
+use crate::unit_args::{Mode, UnitArgs};
 use chuhan_arena::book_generator::plan::{
     Plan as BookPlan, PlanFile, Settings as BookSettings, UnitPlan,
 };
@@ -114,22 +115,12 @@ pub struct GenerateArgs {
     /// Hash size per search thread in MB.
     #[arg(long, default_value_t = params::DEFAULT_GENERATE_HASH_MB)]
     pub hash: usize,
-    /// Write the generation's first ply as work units to FILE (JSON) and stop;
-    /// search them with --unit, anywhere, and merge them with --merge.
-    #[arg(long, value_name = "FILE")]
-    pub plan: Option<PathBuf>,
+    /// `--plan`, `--unit` and `--merge`.
+    #[command(flatten)]
+    pub units: UnitArgs,
     /// Positions per work unit of --plan.
     #[arg(long, default_value_t = 8, value_name = "N")]
     pub positions_per_unit: u32,
-    /// Search one unit of a plan: `--unit plan.json K --out DIR` writes
-    /// `DIR/ply-P-unit-K.json` atomically, nothing if it is already there.
-    #[arg(long, num_args = 2, value_names = ["PLAN", "K"])]
-    pub unit: Vec<String>,
-    /// Replay the generation of DIR's `plan.json` with the unit files in DIR: write
-    /// the book to --out when every ply is searched (exit status 0), else the plan
-    /// of the ply to search next to DIR/next.json (exit status 3).
-    #[arg(long, value_name = "DIR")]
-    pub merge: Option<PathBuf>,
 }
 
 /// Runs a `chuhan book` subcommand.
@@ -431,10 +422,11 @@ fn generate(args: &GenerateArgs) -> ExitCode {
         eprintln!("error: {message}");
         ExitCode::from(2)
     };
-    if !args.unit.is_empty() {
+    let mode = args.units.mode();
+    if let Mode::Unit { .. } = mode {
         return generate_unit(args);
     }
-    if let Some(dir) = &args.merge {
+    if let Mode::Merge(dir) = mode {
         let Some(out) = &args.out else {
             return fail("--merge needs --out BOOK".into());
         };
@@ -457,10 +449,10 @@ fn generate(args: &GenerateArgs) -> ExitCode {
         threads: args.threads,
         hash_mb: args.hash,
     };
-    let result = match (&args.plan, &args.out) {
-        (Some(plan), _) => write_generate_plan(&options, args.positions_per_unit, plan),
-        (None, Some(out)) => generate_book(&options, out),
-        (None, None) => Err("give --out BOOK".into()),
+    let result = match (mode, &args.out) {
+        (Mode::Plan(plan), _) => write_generate_plan(&options, args.positions_per_unit, plan),
+        (_, Some(out)) => generate_book(&options, out),
+        (_, None) => Err("give --out BOOK".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -504,15 +496,14 @@ fn generate_unit(args: &GenerateArgs) -> ExitCode {
         eprintln!("error: {message}");
         ExitCode::from(2)
     };
-    let (plan, k, dir) =
-        match BookPlan::open_unit(Path::new(&args.unit[0]), &args.unit[1], args.out.as_deref()) {
-            Ok(opened) => opened,
-            Err(e) => return fail(e),
-        };
+    let (plan, k, dir) = match args.units.open_unit::<BookPlan>(args.out.as_deref()) {
+        Ok(opened) => opened,
+        Err(e) => return fail(e),
+    };
     let dir = dir.as_path();
     match book_unit::play(&plan, k, dir, args.threads) {
         Ok(played) => {
-            let file = book_unit::path(dir, plan.ply, k);
+            let file = plan.unit_path(dir, k);
             let what = match played {
                 Played::Written => "searched",
                 Played::AlreadyThere => "already searched",

@@ -10,6 +10,7 @@
 //! ```
 
 use crate::hms::hms;
+use crate::unit_args::{Mode, UnitArgs};
 use chuhan_arena::datagen::filter::Filters;
 use chuhan_arena::datagen::plan::{Plan, PlanFile, SearchLimit, Settings};
 use chuhan_arena::datagen::runner::{self, Note, Progress};
@@ -24,7 +25,7 @@ use std::time::{Duration, Instant};
 
 /// Arguments of `chuhan datagen`.
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("mode").args(["plan", "unit", "stats"])))]
+#[command(group(clap::ArgGroup::new("mode").args(["plan", "unit", "merge", "stats"])))]
 #[command(group(clap::ArgGroup::new("limit").args(["nodes", "depth"])))]
 pub struct DatagenArgs {
     /// Directory of the unit files (`unit-K.bin`) and the run's `plan.json`.
@@ -93,13 +94,11 @@ pub struct DatagenArgs {
     /// Keep positions reached by a capture.
     #[arg(long)]
     pub keep_after_capture: bool,
-    /// Write the run's plan (settings, openings, units) to FILE and stop.
-    #[arg(long, value_name = "FILE")]
-    pub plan: Option<PathBuf>,
-    /// Play one unit of a plan: `--unit plan.json K` (with `--out DIR`).
-    #[arg(long, num_args = 2, value_names = ["PLAN", "K"])]
-    pub unit: Vec<String>,
-    /// Print what the unit files of these directories hold.
+    /// `--plan`, `--unit` and `--merge`.
+    #[command(flatten)]
+    pub units: UnitArgs,
+    /// Print what the unit files of these directories hold (`--merge DIR` prints
+    /// the same for one directory).
     #[arg(long, num_args = 1.., value_name = "DIR")]
     pub stats: Vec<PathBuf>,
 }
@@ -119,18 +118,17 @@ fn dispatch(args: &DatagenArgs) -> Result<(), String> {
     if !args.stats.is_empty() {
         return stats(&args.stats);
     }
-    if !args.unit.is_empty() {
-        let plan =
-            Plan::read(Path::new(&args.unit[0])).map_err(|e| format!("{}: {e}", args.unit[0]))?;
-        let k: u32 = args.unit[1]
-            .parse()
-            .map_err(|_| format!("`{}` is not a unit number", args.unit[1]))?;
-        plan.unit(k).map_err(|e| e.to_string())?;
-        let out = args.out.as_ref().ok_or("--unit needs --out DIR")?;
-        return play(&plan, &[k], out, args.concurrency);
+    let mode = args.units.mode();
+    match mode {
+        Mode::Unit { .. } => {
+            let (plan, k, out) = args.units.open_unit::<Plan>(args.out.as_deref())?;
+            return play(&plan, &[k], &out, args.concurrency);
+        }
+        Mode::Merge(dir) => return stats(&[dir.to_path_buf()]),
+        Mode::Plan(_) | Mode::Local => {}
     }
     let plan = make_plan(args)?;
-    if let Some(path) = &args.plan {
+    if let Mode::Plan(path) = mode {
         plan.write(path)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         println!(

@@ -22,6 +22,7 @@ mod suite;
 mod tournament;
 mod train;
 mod tune;
+mod unit_args;
 mod wdl;
 
 use clap::{Parser, Subcommand};

@@ -19,6 +19,7 @@
 //! chuhan match --merge results/ --pgn all.pgn         # the summary of a local match
 //! ```
 
+use crate::unit_args::{Mode, UnitArgs};
 use chuhan_arena::game::{self, clock::TimeControl};
 use chuhan_arena::r#match::adjudication::{Adjudication, DrawRule, ResignRule};
 use chuhan_arena::r#match::client::Timeouts;
@@ -116,26 +117,16 @@ pub struct MatchArgs {
     /// time or failed to start (the soak test).
     #[arg(long)]
     pub fail_on_fault: bool,
-    /// Write the match as work units to FILE (JSON) and stop; play them with
-    /// `--unit`, anywhere, and merge them with `--merge`.
-    #[arg(long, value_name = "FILE")]
-    pub plan: Option<PathBuf>,
+    /// `--plan`, `--unit` and `--merge`.
+    #[command(flatten)]
+    pub units: UnitArgs,
     /// Games per work unit of `--plan` (even: both games of an opening together;
     /// a unit costs about half a second to start, so give it a minute of play).
     #[arg(long, default_value_t = 16, value_name = "N")]
     pub games_per_unit: u32,
-    /// Play one unit of a plan: `--unit plan.json K` (with `--out DIR`); writes
-    /// `DIR/unit-K.json` atomically, nothing if it is already there.
-    #[arg(long, num_args = 2, value_names = ["PLAN", "K"])]
-    pub unit: Vec<String>,
     /// The directory `--unit` writes to (it keeps a copy of the plan as `plan.json`).
     #[arg(long, value_name = "DIR", requires = "unit")]
     pub out: Option<PathBuf>,
-    /// Print the summary of the units played into DIR (its `plan.json` and
-    /// `unit-K.json` files), exactly as the local match prints it, and write their
-    /// games to `--pgn`.
-    #[arg(long, value_name = "DIR")]
-    pub merge: Option<PathBuf>,
 }
 
 fn fail(msg: impl std::fmt::Display) -> ExitCode {
@@ -338,17 +329,17 @@ fn standings(summary: &Summary) -> Vec<String> {
 /// the match was aborted (an engine could not be started) or the PGN could not be
 /// written, 2 bad arguments, 3 engine faults with `--fail-on-fault`.
 pub fn run(args: &MatchArgs) -> ExitCode {
-    if !args.unit.is_empty() {
-        return play_unit(args);
-    }
-    if let Some(dir) = &args.merge {
-        return merge(args, dir);
+    let mode = args.units.mode();
+    match mode {
+        Mode::Unit { .. } => return play_unit(args),
+        Mode::Merge(dir) => return merge(args, dir),
+        Mode::Plan(_) | Mode::Local => {}
     }
     let config = match config(args) {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
-    if let Some(path) = &args.plan {
+    if let Mode::Plan(path) = mode {
         return write_plan(&config, args.games_per_unit, path);
     }
     let mut pgn_out = match &args.pgn {
@@ -521,11 +512,10 @@ fn write_plan(config: &MatchConfig, games_per_unit: u32, path: &Path) -> ExitCod
 /// `--unit PLAN K --out DIR`: plays one unit. Exit status 0 when its file is
 /// written (or was there), 1 when the unit could not be finished, 2 bad arguments.
 fn play_unit(args: &MatchArgs) -> ExitCode {
-    let (plan, k, dir) =
-        match Plan::open_unit(Path::new(&args.unit[0]), &args.unit[1], args.out.as_deref()) {
-            Ok(opened) => opened,
-            Err(e) => return fail(e),
-        };
+    let (plan, k, dir) = match args.units.open_unit::<Plan>(args.out.as_deref()) {
+        Ok(opened) => opened,
+        Err(e) => return fail(e),
+    };
     let dir = dir.as_path();
     let log = match &args.log {
         Some(path) => match TrafficLog::create(path) {
@@ -536,7 +526,7 @@ fn play_unit(args: &MatchArgs) -> ExitCode {
     };
     match unit_result::play(&plan, k, dir, args.concurrency.max(1), log) {
         Ok(played) => {
-            let file = unit_result::path(dir, k);
+            let file = plan.unit_path(dir, k);
             match played {
                 Played::Written => println!("{}: unit {k} played", file.display()),
                 Played::AlreadyThere => println!("{}: unit {k} already played", file.display()),

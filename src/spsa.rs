@@ -17,6 +17,7 @@
 //! chuhan spsa --merge results/                        # exit 3 + results/next.json
 //! ```
 
+use crate::unit_args::{Mode, UnitArgs};
 use chuhan_arena::game;
 use chuhan_arena::game::clock::TimeControl;
 use chuhan_arena::r#match::adjudication::Adjudication;
@@ -95,18 +96,9 @@ pub struct SpsaArgs {
     /// `tuned.txt`; run again to resume), or the directory `--unit` writes to.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Write round 0 of the run as work units to FILE (JSON) and stop.
-    #[arg(long, value_name = "FILE")]
-    pub plan: Option<PathBuf>,
-    /// Play one unit (one game pair) of a plan: `--unit plan.json K` (with `--out
-    /// DIR`); writes `DIR/unit-PLANID-K.json` atomically, nothing if it is there.
-    #[arg(long, num_args = 2, value_names = ["PLAN", "K"])]
-    pub unit: Vec<String>,
-    /// Merge the units played into DIR (its `plan.json`): writes `DIR/state.json`,
-    /// and `DIR/tuned.txt` when the run is over (exit 0), else the next round's
-    /// plan to `DIR/next.json` (exit 3).
-    #[arg(long, value_name = "DIR")]
-    pub merge: Option<PathBuf>,
+    /// `--plan`, `--unit` and `--merge`.
+    #[command(flatten)]
+    pub units: UnitArgs,
 }
 
 fn fail(msg: impl std::fmt::Display) -> ExitCode {
@@ -121,25 +113,15 @@ pub fn run(args: &SpsaArgs) -> ExitCode {
         print!("{}", list());
         return ExitCode::SUCCESS;
     }
-    if !args.unit.is_empty() {
-        return play_unit(args);
-    }
-    if let Some(dir) = &args.merge {
-        return match merge_dir(dir) {
-            Ok(code) => code,
-            Err(e) => fail(e),
-        };
-    }
-    if let Some(path) = &args.plan {
-        return match settings(args).and_then(|(s, o)| write_plan(s, o, path)) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => fail(e),
-        };
-    }
-    match local(args) {
-        Ok(code) => code,
-        Err(e) => fail(e),
-    }
+    let done = match args.units.mode() {
+        Mode::Unit { .. } => return play_unit(args),
+        Mode::Merge(dir) => merge_dir(dir),
+        Mode::Plan(path) => settings(args)
+            .and_then(|(s, o)| write_plan(s, o, path))
+            .map(|()| ExitCode::SUCCESS),
+        Mode::Local => local(args),
+    };
+    done.unwrap_or_else(fail)
 }
 
 /// The engine's tunables as a parameter file.
@@ -226,14 +208,13 @@ fn write_plan(
 /// `--unit PLAN K --out DIR`: plays one game pair. Exit status 0 when its file is
 /// written (or was there), 1 when the pair could not be played, 2 bad arguments.
 fn play_unit(args: &SpsaArgs) -> ExitCode {
-    let (plan, k, dir) =
-        match Plan::open_unit(Path::new(&args.unit[0]), &args.unit[1], args.out.as_deref()) {
-            Ok(opened) => opened,
-            Err(e) => return fail(e),
-        };
+    let (plan, k, dir) = match args.units.open_unit::<Plan>(args.out.as_deref()) {
+        Ok(opened) => opened,
+        Err(e) => return fail(e),
+    };
     match unit::play(&plan, k, &dir, args.concurrency) {
         Ok(played) => {
-            let file = unit::path(&dir, &plan, k);
+            let file = plan.unit_path(&dir, k);
             let what = match played {
                 Played::Written => "played",
                 Played::AlreadyThere => "already played",
@@ -399,9 +380,9 @@ fn local(args: &SpsaArgs) -> Result<ExitCode, String> {
             return Ok(ExitCode::from(1));
         }
         for u in &round.units {
-            let path = unit::path(dir, &round, u.index);
-            if let Ok(r) = UnitResult::read(&path, &round, u) {
-                for note in r.notes {
+            let path = round.unit_path(dir, u.index);
+            if let Ok(r) = UnitResult::read(&path, &*round, u.index) {
+                for note in r.body.notes {
                     if notes.insert(note.clone()) {
                         eprintln!("warning: engine {note}");
                     }

@@ -13,12 +13,13 @@
 //! chuhan tournament --merge results/                   # record them; results/next.json
 //! ```
 
+use crate::unit_args::{Mode, UnitArgs};
 use chuhan_arena::r#match::player::MatchPlayer;
 use chuhan_arena::r#match::process::TrafficLog;
 use chuhan_arena::r#match::referee::today;
 use chuhan_arena::tournament::config::TournamentConfig;
 use chuhan_arena::tournament::event::Event;
-use chuhan_arena::tournament::plan::{Plan, PlanFile, UnitPlan};
+use chuhan_arena::tournament::plan::{Plan, PlanFile};
 use chuhan_arena::tournament::player::PlayerId;
 use chuhan_arena::tournament::report::Report;
 use chuhan_arena::tournament::results::GameRecord;
@@ -52,27 +53,15 @@ pub struct TournamentArgs {
     /// Default strict; given, it replaces the configuration's "referee".
     #[arg(long, value_name = "REFEREE", conflicts_with_all = ["unit", "merge"])]
     pub referee: Option<Referee>,
-    /// Record what is due now (pairings, forfeits), write the games to play as
-    /// work units to FILE (JSON) and stop; play them with --unit, anywhere, and
-    /// record them with --merge.
-    #[arg(long, value_name = "FILE")]
-    pub plan: Option<PathBuf>,
+    /// `--plan`, `--unit` and `--merge`.
+    #[command(flatten)]
+    pub units: UnitArgs,
     /// Games per work unit of --plan (and of the plans --merge makes).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub games_per_unit: u32,
-    /// Play one unit of a plan: `--unit plan.json K --out DIR` writes
-    /// `DIR/unit-PLAN-K.json` atomically, nothing if it is already there.
-    #[arg(long, num_args = 2, value_names = ["PLAN", "K"])]
-    pub unit: Vec<String>,
     /// The directory --unit writes to (it keeps a copy of the plan as `plan.json`).
     #[arg(long, value_name = "DIR", requires = "unit")]
     pub out: Option<PathBuf>,
-    /// Record the games the units in DIR played into the event of DIR's
-    /// `plan.json`, as a local run does, and go on: exit status 0 when the event is
-    /// over, 3 when games are due that no unit has played (their plan is written
-    /// to DIR/next.json).
-    #[arg(long, value_name = "DIR")]
-    pub merge: Option<PathBuf>,
 }
 
 fn game_line(g: &GameRecord, names: &[String]) -> String {
@@ -129,11 +118,11 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
 /// Runs the event. Exit status: 0 finished, 1 stopped (resumable) or failed, 2 a
 /// bad configuration; with --merge, 3 games still to play.
 pub fn run(args: &TournamentArgs) -> ExitCode {
-    if !args.unit.is_empty() {
-        return play_unit(args);
-    }
-    if let Some(dir) = &args.merge {
-        return merge(dir);
+    let mode = args.units.mode();
+    match mode {
+        Mode::Unit { .. } => return play_unit(args),
+        Mode::Merge(dir) => return merge(dir),
+        Mode::Plan(_) | Mode::Local => {}
     }
     let Some(path) = &args.config else {
         return fail("give the configuration file");
@@ -145,7 +134,7 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
     if let Some(referee) = args.referee {
         config.referee = referee;
     }
-    if let Some(plan) = &args.plan {
+    if let Mode::Plan(plan) = mode {
         return write_plan(config, args, plan);
     }
     let log = match &args.log {
@@ -228,11 +217,10 @@ fn plan_line(path: &Path, plan: &Plan) -> String {
 /// `--unit PLAN K --out DIR`: plays one unit. Exit status 0 when its file is
 /// written (or was there), 1 when the unit could not be finished, 2 bad arguments.
 fn play_unit(args: &TournamentArgs) -> ExitCode {
-    let (plan, k, dir) =
-        match Plan::open_unit(Path::new(&args.unit[0]), &args.unit[1], args.out.as_deref()) {
-            Ok(opened) => opened,
-            Err(e) => return fail(e),
-        };
+    let (plan, k, dir) = match args.units.open_unit::<Plan>(args.out.as_deref()) {
+        Ok(opened) => opened,
+        Err(e) => return fail(e),
+    };
     let dir = dir.as_path();
     let log = match &args.log {
         Some(path) => match TrafficLog::create(path) {

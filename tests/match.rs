@@ -1272,7 +1272,7 @@ fn plan_units_and_merge_give_the_local_match() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("unit-1.json: unit 0 with games [1, 2]"));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unit-1.json: unit 0, not unit 1"));
 }
 
 #[test]

@@ -59,7 +59,8 @@ MERGE_SHARE = 0.1
 
 
 def unit_file(kind, plan, k):
-    """The file name unit `k` of a plan of `kind` writes."""
+    """The file name unit `k` of a plan of `kind` writes: each kind's
+    `UnitPlan::unit_file_name` (crates/arena/src/work_unit.rs lists them)."""
     if kind == MATCH_PLAN:
         return f"unit-{k}.json"
     if kind == DATAGEN_PLAN:
@@ -100,10 +101,12 @@ def unit_is_done(kind, plan, k, path):
         unit = json.loads(data)
     except ValueError:
         return False
+    # The envelope every JSON unit file has (crates/arena/src/work_unit.rs):
+    # format, version, plan_id, unit; a book unit's plan_id is the run id.
     if kind == BOOK_PLAN:
-        return (unit.get("run_id"), unit.get("ply"), unit.get("unit")) == (
+        return (unit.get("plan_id"), unit.get("ply"), unit.get("unit")) == (
             plan["run_id"], plan["ply"], k)
-    return unit.get("plan_id") == plan["plan_id"]
+    return (unit.get("plan_id"), unit.get("unit")) == (plan["plan_id"], k)
 
 
 # What a unit's size counts, and what its work counts (for the rates).

@@ -929,8 +929,8 @@ fn a_unit_game_that_is_not_the_game_due_stops_the_merge() {
         })
         .unwrap();
     let id = chuhan_arena::tournament::plan::event_id(&c);
-    let mut r = UnitResult::read(&file, &id).unwrap();
-    r.games[0].game.red.command = "./elsewhere".into();
+    let mut r = UnitResult::read_of_event(&file, &id).unwrap();
+    r.body.games[0].game.red.command = "./elsewhere".into();
     std::fs::write(&file, serde_json::to_string(&r).unwrap()).unwrap();
     let settings = (2, "2026.12.02", Notation::Iccs(IccsStyle::Compact));
     let err = unit_result::merge(&c, Some(&units), settings, |_| {}).unwrap_err();
@@ -939,7 +939,7 @@ fn a_unit_game_that_is_not_the_game_due_stops_the_merge() {
         "{err}"
     );
     // A unit file of another event is refused outright.
-    r.event_id = "0000000000000000".into();
+    r.body.event_id = "0000000000000000".into();
     std::fs::write(&file, serde_json::to_string(&r).unwrap()).unwrap();
     let err = unit_result::merge(&c, Some(&units), settings, |_| {}).unwrap_err();
     assert!(err.to_string().contains("a unit of event"), "{err}");

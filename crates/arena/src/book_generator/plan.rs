@@ -34,7 +34,7 @@ use super::{GenerateError, GenerateOptions, Growth};
 pub use crate::work_unit::PlanError;
 pub use crate::work_unit::PlanFile;
 pub use crate::work_unit::UnitPlan;
-use crate::work_unit::{check_stamp, check_units, engine_name};
+use crate::work_unit::{Stamp, check_units, engine_name};
 use chuhan_engine::binary::fnv1a;
 use chuhan_engine::core::Position;
 use chuhan_engine::search::Value;
@@ -157,12 +157,9 @@ impl Unit {
 /// One ply of a generation split into units.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Plan {
-    /// Always [`PLAN_FORMAT`].
-    pub format: String,
-    /// Always [`PLAN_VERSION`].
-    pub version: u32,
-    /// The build that made the plan.
-    pub engine: String,
+    /// Its kind, version and engine build ([`PLAN_FORMAT`], [`PLAN_VERSION`]).
+    #[serde(flatten)]
+    pub stamp: Stamp,
     /// The run id (hex), the same for every ply of the generation.
     pub run_id: String,
     /// The settings.
@@ -205,9 +202,7 @@ impl Plan {
         }
         let positions: Vec<String> = growth.pending().iter().map(Position::to_fen).collect();
         Ok(Plan {
-            format: PLAN_FORMAT.to_string(),
-            version: PLAN_VERSION,
-            engine: engine_name(),
+            stamp: Stamp::of::<Plan>(),
             run_id: settings.run_id(),
             ply: growth.ply(),
             units: units(positions.len(), settings.positions_per_unit),
@@ -240,15 +235,23 @@ impl UnitPlan for Plan {
     fn check_unit(&self, k: u32) -> Result<(), PlanError> {
         self.unit(k).map(|_| ())
     }
+
+    /// `ply-P-unit-K.json`: a run's directory holds every ply's units.
+    fn unit_file_name(&self, k: u32) -> String {
+        super::unit::file_name(self.ply, k)
+    }
 }
 
 impl PlanFile for Plan {
-    /// Checks format, version, build, run id, ply and units.
-    fn checked(self) -> Result<Plan, PlanError> {
-        check_stamp(
-            (&self.format, self.version, &self.engine),
-            (PLAN_FORMAT, PLAN_VERSION),
-        )?;
+    const FORMAT: &'static str = PLAN_FORMAT;
+    const VERSION: u32 = PLAN_VERSION;
+
+    fn stamp(&self) -> &Stamp {
+        &self.stamp
+    }
+
+    /// Checks run id, ply and units.
+    fn check_content(&self) -> Result<(), PlanError> {
         if self.run_id != self.settings.run_id() {
             return Err(PlanError::RunId);
         }
@@ -270,7 +273,7 @@ impl PlanFile for Plan {
             &units(self.positions.len(), self.settings.positions_per_unit),
             &self.units,
         )?;
-        Ok(self)
+        Ok(())
     }
 }
 

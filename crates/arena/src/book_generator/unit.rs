@@ -3,7 +3,7 @@
 //! them is merged ([`merge`]): into the book, or into the plan of the next ply
 //! still to search.
 //!
-//! A unit file holds the run id, the ply, the unit index and, per position in
+//! A unit file ([`UnitFile`]) holds the run id (as its `plan_id`), the ply, the unit index and, per position in
 //! order, its FEN, its MultiPV lines (first move in ICCS, value) and the nodes
 //! searched. It is written atomically under a name fixed by the ply and `K`, so a
 //! unit searched twice (a retry after a lost node) replaces its file with the same
@@ -13,29 +13,25 @@
 
 use super::plan::{Plan, Settings};
 use super::{Analysis, Generated, Line};
-pub use crate::work_unit::Played;
-use crate::work_unit::write_atomic;
+use crate::work_unit::{JsonUnits, UnitFile, UnitPlan};
+pub use crate::work_unit::{Played, UnitError};
 use chuhan_engine::core::{Move, Position};
 use chuhan_engine::search::Value;
 use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The `format` field of a unit file.
 pub const UNIT_FORMAT: &str = "chuhan-book-unit";
-/// The unit file version this build writes and reads.
-pub const UNIT_VERSION: u32 = 1;
+/// The unit file version this build writes and reads (2: the run id is the
+/// envelope's `plan_id`; version 1 named it `run_id`).
+pub const UNIT_VERSION: u32 = 2;
 /// The name of the plan [`merge`] writes for the ply still to search.
 pub const NEXT_PLAN: &str = "next.json";
 
-/// The file name of unit `k` of ply `ply`.
+/// The file name of unit `k` of ply `ply` (the rule of
+/// [`UnitPlan::unit_file_name`]).
 pub fn file_name(ply: u32, k: u32) -> String {
     format!("ply-{ply}-unit-{k}.json")
-}
-
-/// The path of unit `k` of ply `ply` in `dir`.
-pub fn path(dir: &Path, ply: u32, k: u32) -> PathBuf {
-    dir.join(file_name(ply, k))
 }
 
 /// One searched position of a unit file.
@@ -49,86 +45,45 @@ pub struct Searched {
     pub nodes: u64,
 }
 
-/// A unit file.
+/// What a book unit file holds besides the envelope ([`UnitFile`], whose
+/// `plan_id` is the run id: every ply's plan of a run has it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct UnitResult {
-    /// Always [`UNIT_FORMAT`].
-    pub format: String,
-    /// Always [`UNIT_VERSION`].
-    pub version: u32,
-    /// The run id of the plan.
-    pub run_id: String,
+pub struct Positions {
     /// The ply.
     pub ply: u32,
-    /// The unit index.
-    pub unit: u32,
     /// Its positions, in the plan's order.
     pub positions: Vec<Searched>,
 }
 
-/// Why a unit cannot be searched, read or merged.
-#[derive(Debug)]
-pub enum UnitError {
-    /// Reading or writing failed.
-    Io(PathBuf, std::io::Error),
-    /// Not valid JSON of a unit file.
-    Json(PathBuf, serde_json::Error),
-    /// A unit file that does not belong to the plan (other run, ply or positions),
-    /// or a plan that does not fit.
-    Mismatch(PathBuf, String),
-    /// The engines could not be made (the hash size).
-    Engine(String),
-}
+/// A book unit file: `ply-P-unit-K.json`.
+pub type UnitResult = UnitFile<Positions>;
 
-impl fmt::Display for UnitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            UnitError::Io(p, e) => write!(f, "{}: {e}", p.display()),
-            UnitError::Json(p, e) => write!(f, "{}: not a unit file: {e}", p.display()),
-            UnitError::Mismatch(p, why) => write!(f, "{}: {why}", p.display()),
-            UnitError::Engine(e) => write!(f, "{e}"),
-        }
+impl JsonUnits for Plan {
+    const UNIT_FORMAT: &'static str = UNIT_FORMAT;
+    const UNIT_VERSION: u32 = UNIT_VERSION;
+    type Body = Positions;
+
+    fn unit_plan_id(&self) -> &str {
+        &self.run_id
     }
-}
 
-impl std::error::Error for UnitError {}
-
-impl UnitResult {
-    /// Reads a unit file and checks that it is unit `k` of `plan`, position for
-    /// position.
-    pub fn read(path: &Path, plan: &Plan, k: u32) -> Result<UnitResult, UnitError> {
-        let mismatch = |why: String| UnitError::Mismatch(path.into(), why);
-        let want = plan
-            .unit_positions(k)
-            .map_err(|e| mismatch(e.to_string()))?;
-        let text = std::fs::read_to_string(path).map_err(|e| UnitError::Io(path.into(), e))?;
-        let r: UnitResult =
-            serde_json::from_str(&text).map_err(|e| UnitError::Json(path.into(), e))?;
-        if r.format != UNIT_FORMAT || r.version != UNIT_VERSION {
-            return Err(mismatch(format!(
-                "format {:?} version {}; this build reads {UNIT_FORMAT:?} version {UNIT_VERSION}",
-                r.format, r.version
-            )));
-        }
-        if r.run_id != plan.run_id {
-            return Err(mismatch(format!(
-                "a unit of run {}, not of run {}",
-                r.run_id, plan.run_id
-            )));
-        }
-        let got: Vec<&str> = r.positions.iter().map(|p| p.fen.as_str()).collect();
-        if r.ply != plan.ply || r.unit != k || got != want {
-            return Err(mismatch(format!(
-                "ply {} unit {} with {} positions is not ply {} unit {k} of the plan",
-                r.ply,
-                r.unit,
+    /// The ply, and the unit's positions.
+    fn check_body(&self, k: u32, body: &Positions) -> Result<(), String> {
+        let want = self.unit_positions(k).map_err(|e| e.to_string())?;
+        let got: Vec<&str> = body.positions.iter().map(|p| p.fen.as_str()).collect();
+        if body.ply != self.ply || got != want {
+            return Err(format!(
+                "ply {} unit {k} with {} positions is not ply {} unit {k} of the plan",
+                body.ply,
                 got.len(),
-                plan.ply
-            )));
+                self.ply
+            ));
         }
-        Ok(r)
+        Ok(())
     }
+}
 
+impl Positions {
     /// The analyses, moves read back (their legality is checked by
     /// [`Growth::advance`](super::Growth::advance)).
     fn analyses(&self, path: &Path) -> Result<Vec<Analysis>, UnitError> {
@@ -160,8 +115,7 @@ pub fn play(plan: &Plan, k: u32, dir: &Path, threads: usize) -> Result<Played, U
     let fens = plan
         .unit_positions(k)
         .map_err(|e| UnitError::Mismatch(dir.into(), e.to_string()))?;
-    let out = path(dir, plan.ply, k);
-    if out.exists() && UnitResult::read(&out, plan, k).is_ok() {
+    if plan.has_unit(dir, k) {
         return Ok(Played::AlreadyThere);
     }
     let positions = fens
@@ -173,14 +127,10 @@ pub fn play(plan: &Plan, k: u32, dir: &Path, threads: usize) -> Result<Played, U
         .collect::<Result<Vec<_>, _>>()?;
     let options = plan.settings.options(threads.max(1));
     let mut engines =
-        super::engines(&options, threads).map_err(|e| UnitError::Engine(e.to_string()))?;
+        super::engines(&options, threads).map_err(|e| UnitError::Aborted(e.to_string()))?;
     let analyses = super::search_positions(&mut engines, &positions, &options, plan.ply, |_, _| {});
-    let result = UnitResult {
-        format: UNIT_FORMAT.to_string(),
-        version: UNIT_VERSION,
-        run_id: plan.run_id.clone(),
+    let body = Positions {
         ply: plan.ply,
-        unit: k,
         positions: fens
             .iter()
             .zip(analyses)
@@ -195,9 +145,7 @@ pub fn play(plan: &Plan, k: u32, dir: &Path, threads: usize) -> Result<Played, U
             })
             .collect(),
     };
-    let json = serde_json::to_string(&result).expect("a unit result serialises");
-    write_atomic(&out, json.as_bytes()).map_err(|e| UnitError::Io(out.clone(), e))?;
-    Ok(Played::Written)
+    plan.write_unit(dir, k, body)
 }
 
 /// What [`merge`] found.
@@ -229,7 +177,7 @@ pub fn merge(settings: &Settings, dir: &Path) -> Result<Merged, UnitError> {
             .units
             .iter()
             .map(|u| u.index)
-            .filter(|&k| path(dir, plan.ply, k).exists())
+            .filter(|&k| plan.unit_path(dir, k).exists())
             .collect();
         if done.len() < plan.units.len() {
             return Ok(Merged::Next {
@@ -240,12 +188,12 @@ pub fn merge(settings: &Settings, dir: &Path) -> Result<Merged, UnitError> {
         }
         let mut analyses = Vec::with_capacity(plan.positions.len());
         for unit in &plan.units {
-            let p = path(dir, plan.ply, unit.index);
-            analyses.extend(UnitResult::read(&p, &plan, unit.index)?.analyses(&p)?);
+            let p = plan.unit_path(dir, unit.index);
+            analyses.extend(UnitResult::read(&p, &plan, unit.index)?.body.analyses(&p)?);
         }
         growth
             .advance(&analyses)
-            .map_err(|e| UnitError::Mismatch(dir.join(file_name(plan.ply, 0)), e.to_string()))?;
+            .map_err(|e| UnitError::Mismatch(plan.unit_path(dir, 0), e.to_string()))?;
     }
     Ok(Merged::Finished(growth.finish()))
 }
@@ -256,7 +204,7 @@ mod tests {
     use crate::book_generator::generate;
     use crate::work_unit::PlanFile;
 
-    fn scratch(name: &str) -> PathBuf {
+    fn scratch(name: &str) -> std::path::PathBuf {
         let d =
             std::env::temp_dir().join(format!("chuhan-book-unit-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
@@ -315,7 +263,7 @@ mod tests {
         assert_eq!(merged.book.to_bytes(), local.book.to_bytes());
         assert_eq!(merged.searched, 4);
         // Take one unit of ply 1 away: the merge stops there and names it.
-        std::fs::remove_file(path(&dir, 1, 1)).unwrap();
+        std::fs::remove_file(dir.join(file_name(1, 1))).unwrap();
         match merge(&s, &dir).unwrap() {
             Merged::Next {
                 plan,
@@ -336,18 +284,19 @@ mod tests {
         let dir = scratch("foreign");
         let plan = Plan::new(s.clone()).unwrap();
         play(&plan, 0, &dir, 1).unwrap();
-        let file = path(&dir, 0, 0);
+        let file = plan.unit_path(&dir, 0);
+        assert_eq!(file, dir.join("ply-0-unit-0.json"));
         let good = std::fs::read_to_string(&file).unwrap();
         // A unit of another run.
         let mut other = s.clone();
         other.margin = 41;
         assert!(matches!(
             UnitResult::read(&file, &Plan::new(other).unwrap(), 0),
-            Err(UnitError::Mismatch(..))
+            Err(UnitError::OtherPlan { .. })
         ));
         // An illegal move in an analysis stops the merge with an error.
         let r: UnitResult = serde_json::from_str(&good).unwrap();
-        let first = &r.positions[0].lines[0].0;
+        let first = &r.body.positions[0].lines[0].0;
         std::fs::write(&file, good.replacen(first.as_str(), "a0a9", 1)).unwrap();
         let err = merge(&s, &dir).unwrap_err().to_string();
         assert!(err.contains("a0a9 is illegal"), "{err}");

@@ -31,9 +31,9 @@ use super::filter::Filters;
 use crate::game::opening::Opening;
 use crate::lots::Lots;
 use crate::r#match::adjudication::{DrawRule, ResignRule};
-pub use crate::work_unit::PlanFile;
 pub use crate::work_unit::{PlanError, engine_name};
-use crate::work_unit::{check_stamp, check_units};
+pub use crate::work_unit::{PlanFile, UnitPlan};
+use crate::work_unit::{Stamp, check_units};
 use chuhan_engine::binary::fnv1a;
 use chuhan_engine::rules::RuleSet;
 use serde::{Deserialize, Serialize};
@@ -113,12 +113,9 @@ impl Unit {
 /// A run split into units.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Plan {
-    /// Always [`PLAN_FORMAT`].
-    pub format: String,
-    /// Always [`PLAN_VERSION`].
-    pub version: u32,
-    /// The engine build that made the plan (units are reproducible with it).
-    pub engine: String,
+    /// Its kind, version and engine build ([`PLAN_FORMAT`], [`PLAN_VERSION`]).
+    #[serde(flatten)]
+    pub stamp: Stamp,
     /// The run id (hex), written into every unit file.
     pub run_id: String,
     /// The settings.
@@ -196,9 +193,7 @@ impl Plan {
             .collect();
         let id = run_id(&settings, &openings);
         Ok(Plan {
-            format: PLAN_FORMAT.to_string(),
-            version: PLAN_VERSION,
-            engine: engine_name(),
+            stamp: Stamp::of::<Plan>(),
             run_id: format!("{id:016x}"),
             settings,
             openings,
@@ -225,14 +220,35 @@ impl Plan {
     }
 }
 
+impl UnitPlan for Plan {
+    const RUN: &'static str = "run";
+
+    fn run_id(&self) -> &str {
+        &self.run_id
+    }
+
+    fn check_unit(&self, k: u32) -> Result<(), PlanError> {
+        self.unit(k).map(|_| ())
+    }
+
+    /// `unit-K.bin` ([`super::unit_file`], a binary file): a data directory
+    /// holds one run.
+    fn unit_file_name(&self, k: u32) -> String {
+        super::unit_file::file_name(k)
+    }
+}
+
 impl PlanFile for Plan {
-    /// Checks format, version, build, settings, openings, run id and units.
-    fn checked(self) -> Result<Plan, PlanError> {
+    const FORMAT: &'static str = PLAN_FORMAT;
+    const VERSION: u32 = PLAN_VERSION;
+
+    fn stamp(&self) -> &Stamp {
+        &self.stamp
+    }
+
+    /// Checks settings, openings, run id and units.
+    fn check_content(&self) -> Result<(), PlanError> {
         let plan = self;
-        check_stamp(
-            (&plan.format, plan.version, &plan.engine),
-            (PLAN_FORMAT, PLAN_VERSION),
-        )?;
         plan.settings.check()?;
         if plan.openings.is_empty() {
             return Err(PlanError::Format("the plan has no opening".into()));
@@ -242,7 +258,7 @@ impl PlanFile for Plan {
         }
         let expected = Plan::new(plan.settings.clone(), plan.openings.clone())?;
         check_units(&expected.units, &plan.units)?;
-        Ok(plan)
+        Ok(())
     }
 }
 

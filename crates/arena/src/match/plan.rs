@@ -40,7 +40,7 @@ use crate::game::opening::Opening;
 pub use crate::work_unit::PlanError;
 pub use crate::work_unit::PlanFile;
 pub use crate::work_unit::UnitPlan;
-use crate::work_unit::{check_stamp, check_units, engine_name};
+use crate::work_unit::{Stamp, check_units, engine_name};
 use chuhan_engine::binary::fnv1a;
 use chuhan_engine::rules::{Referee, RuleSet};
 use serde::{Deserialize, Serialize};
@@ -103,12 +103,9 @@ pub struct Unit {
 /// A match split into units.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
-    /// Always [`PLAN_FORMAT`].
-    pub format: String,
-    /// Always [`PLAN_VERSION`].
-    pub version: u32,
-    /// The build that made the plan.
-    pub engine: String,
+    /// Its kind, version and engine build ([`PLAN_FORMAT`], [`PLAN_VERSION`]).
+    #[serde(flatten)]
+    pub stamp: Stamp,
     /// The plan id (hex): the hash of the settings and openings, written into
     /// every unit result.
     pub plan_id: String,
@@ -174,9 +171,7 @@ impl Plan {
         let text = serde_json::to_string(&(engine_name(), &settings, &openings))
             .expect("settings and openings serialise");
         Ok(Plan {
-            format: PLAN_FORMAT.to_string(),
-            version: PLAN_VERSION,
-            engine: engine_name(),
+            stamp: Stamp::of::<Plan>(),
             plan_id: format!("{:016x}", fnv1a(text.as_bytes())),
             settings,
             openings,
@@ -236,21 +231,29 @@ impl UnitPlan for Plan {
     fn check_unit(&self, k: u32) -> Result<(), PlanError> {
         self.unit(k).map(|_| ())
     }
+
+    /// `unit-K.json`: a results directory holds one plan.
+    fn unit_file_name(&self, k: u32) -> String {
+        format!("unit-{k}.json")
+    }
 }
 
 impl PlanFile for Plan {
-    /// Checks format, version, build, id and units.
-    fn checked(self) -> Result<Plan, PlanError> {
-        check_stamp(
-            (&self.format, self.version, &self.engine),
-            (PLAN_FORMAT, PLAN_VERSION),
-        )?;
+    const FORMAT: &'static str = PLAN_FORMAT;
+    const VERSION: u32 = PLAN_VERSION;
+
+    fn stamp(&self) -> &Stamp {
+        &self.stamp
+    }
+
+    /// Checks id and units.
+    fn check_content(&self) -> Result<(), PlanError> {
         let expected = Plan::of(self.settings.clone(), self.openings.clone())?;
         if expected.plan_id != self.plan_id {
             return Err(PlanError::RunId);
         }
         check_units(&expected.units, &self.units)?;
-        Ok(self)
+        Ok(())
     }
 }
 

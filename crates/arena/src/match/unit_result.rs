@@ -2,40 +2,29 @@
 //! a unit is played ([`play`]) and how a directory of them is merged into the
 //! match's [`Summary`] ([`merge`]).
 //!
-//! A unit file holds the plan id, the unit index and, per game in game order, the
-//! result, termination, reason, fault, moves and PGN (ICCS). It is written
+//! A unit file ([`UnitFile`]) holds the plan id, the unit index and, per game in
+//! game order, the result, termination, reason, fault, moves and PGN (ICCS). It is written
 //! atomically under a name fixed by `K`, so a unit played twice (a retry after a
 //! lost node) replaces its file and is counted once; [`merge`] feeds every game
 //! of every unit file, in game order, to the same [`Scorer`] a local match uses,
 //! so its summary is the local match's.
 
-use super::plan::{Plan, Unit};
+use super::plan::Plan;
 use super::process::TrafficLog;
 use super::referee::{Fault, GameReport};
 use super::runner::{self, MatchEvent, Scorer, Summary};
 use crate::game::play::Termination;
-pub use crate::work_unit::Played;
-use crate::work_unit::write_atomic;
+use crate::work_unit::{JsonUnits, UnitFile, UnitPlan};
+pub use crate::work_unit::{Played, UnitError};
 use chuhan_engine::core::{Color, GameResult, Move};
 use chuhan_engine::notation::{self, pgn};
 use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The `format` field of a unit file.
 pub const UNIT_FORMAT: &str = "chuhan-match-unit";
 /// The unit file version this build writes and reads.
 pub const UNIT_VERSION: u32 = 1;
-
-/// The file name of unit `k`'s result.
-pub fn file_name(k: u32) -> String {
-    format!("unit-{k}.json")
-}
-
-/// The path of unit `k`'s result in `dir`.
-pub fn path(dir: &Path, k: u32) -> PathBuf {
-    dir.join(file_name(k))
-}
 
 /// The side an engine fault is charged to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -84,86 +73,48 @@ pub struct UnitGame {
     pub pgn: String,
 }
 
-/// A unit file.
+/// What a match unit file holds besides the envelope ([`UnitFile`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct UnitResult {
-    /// Always [`UNIT_FORMAT`].
-    pub format: String,
-    /// Always [`UNIT_VERSION`].
-    pub version: u32,
-    /// The plan's id.
-    pub plan_id: String,
-    /// The unit index.
-    pub unit: u32,
+pub struct Games {
     /// Its games, in game order.
     pub games: Vec<UnitGame>,
 }
 
-/// Why a unit cannot be played, read or merged.
-#[derive(Debug)]
-pub enum UnitError {
-    /// Reading or writing failed.
-    Io(PathBuf, std::io::Error),
-    /// Not valid JSON of a unit file.
-    Json(PathBuf, serde_json::Error),
-    /// A unit file that does not belong to the plan (other plan, other games).
-    Mismatch(PathBuf, String),
-    /// A game's PGN does not read back.
-    Pgn(PathBuf, u32, String),
-    /// The unit stopped: an engine could not be started.
-    Aborted(String),
-}
+/// A match unit file: `unit-K.json`.
+pub type UnitResult = UnitFile<Games>;
 
-impl fmt::Display for UnitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            UnitError::Io(p, e) => write!(f, "{}: {e}", p.display()),
-            UnitError::Json(p, e) => write!(f, "{}: not a unit file: {e}", p.display()),
-            UnitError::Mismatch(p, why) => write!(f, "{}: {why}", p.display()),
-            UnitError::Pgn(p, g, e) => write!(f, "{}: game {g}: {e}", p.display()),
-            UnitError::Aborted(why) => write!(f, "the unit was not finished: {why}"),
-        }
+impl JsonUnits for Plan {
+    const UNIT_FORMAT: &'static str = UNIT_FORMAT;
+    const UNIT_VERSION: u32 = UNIT_VERSION;
+    type Body = Games;
+
+    fn unit_plan_id(&self) -> &str {
+        &self.plan_id
     }
-}
 
-impl std::error::Error for UnitError {}
-
-impl UnitResult {
-    /// Reads a unit file and checks that it is unit `unit` of `plan`, game for game.
-    pub fn read(path: &Path, plan: &Plan, unit: &Unit) -> Result<UnitResult, UnitError> {
-        let text = std::fs::read_to_string(path).map_err(|e| UnitError::Io(path.into(), e))?;
-        let r: UnitResult =
-            serde_json::from_str(&text).map_err(|e| UnitError::Json(path.into(), e))?;
-        let mismatch = |why: String| Err(UnitError::Mismatch(path.into(), why));
-        if r.format != UNIT_FORMAT || r.version != UNIT_VERSION {
-            return mismatch(format!(
-                "format {:?} version {}; this build reads {UNIT_FORMAT:?} version {UNIT_VERSION}",
-                r.format, r.version
-            ));
-        }
-        if r.plan_id != plan.plan_id {
-            return mismatch(format!(
-                "a unit of plan {}, not of plan {}",
-                r.plan_id, plan.plan_id
-            ));
-        }
+    /// The unit's games, number for number.
+    fn check_body(&self, k: u32, body: &Games) -> Result<(), String> {
+        let unit = self.unit(k).map_err(|e| e.to_string())?;
         let want: Vec<u32> = unit.games.iter().map(|s| s.number).collect();
-        let got: Vec<u32> = r.games.iter().map(|g| g.number).collect();
-        if r.unit != unit.index || want != got {
-            return mismatch(format!(
-                "unit {} with games {got:?}; unit {} has games {want:?}",
-                r.unit, unit.index
-            ));
+        let got: Vec<u32> = body.games.iter().map(|g| g.number).collect();
+        if want == got {
+            Ok(())
+        } else {
+            Err(format!(
+                "unit {k} with games {got:?}; unit {k} has games {want:?}"
+            ))
         }
-        Ok(r)
     }
+}
 
+impl Games {
     /// The games as reports (PGN read back into records).
     fn reports(&self, path: &Path) -> Result<Vec<GameReport>, UnitError> {
         self.games
             .iter()
             .map(|g| {
-                let bad = |e: String| UnitError::Pgn(path.into(), g.number, e);
+                let bad =
+                    |e: String| UnitError::Mismatch(path.into(), format!("game {}: {e}", g.number));
                 let record = pgn::read(&g.pgn)
                     .map_err(|e| bad(e.to_string()))?
                     .into_iter()
@@ -202,8 +153,7 @@ pub fn play(
     let unit = plan
         .unit(k)
         .map_err(|e| UnitError::Mismatch(dir.into(), e.to_string()))?;
-    let out = path(dir, k);
-    if out.exists() && UnitResult::read(&out, plan, unit).is_ok() {
+    if plan.has_unit(dir, k) {
         return Ok(Played::AlreadyThere);
     }
     let config = plan.config(concurrency, log);
@@ -232,16 +182,7 @@ pub fn play(
         return Err(UnitError::Aborted(why));
     }
     played.sort_by_key(|g| g.number);
-    let result = UnitResult {
-        format: UNIT_FORMAT.to_string(),
-        version: UNIT_VERSION,
-        plan_id: plan.plan_id.clone(),
-        unit: k,
-        games: played,
-    };
-    let json = serde_json::to_string(&result).expect("a unit result serialises");
-    write_atomic(&out, json.as_bytes()).map_err(|e| UnitError::Io(out.clone(), e))?;
-    Ok(Played::Written)
+    plan.write_unit(dir, k, Games { games: played })
 }
 
 /// A merged directory of unit files.
@@ -268,13 +209,13 @@ pub fn merge(plan: &Plan, dir: &Path) -> Result<Merged, UnitError> {
     let mut records = Vec::new();
     let mut units_done = 0;
     for unit in &plan.units {
-        let p = path(dir, unit.index);
+        let p = plan.unit_path(dir, unit.index);
         if !p.exists() {
             continue;
         }
-        let result = UnitResult::read(&p, plan, unit)?;
+        let result = UnitResult::read(&p, plan, unit.index)?;
         units_done += 1;
-        for (slot, report) in unit.games.iter().zip(result.reports(&p)?) {
+        for (slot, report) in unit.games.iter().zip(result.body.reports(&p)?) {
             scorer.add(&plan.game(slot), &report);
             records.push(report.record);
         }

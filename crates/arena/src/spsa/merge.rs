@@ -13,9 +13,9 @@
 
 use super::parameter::Parameter;
 use super::plan::{Plan, PlanError, Settings};
-use super::unit::{self, UnitError, UnitResult};
+use super::unit::{UnitError, UnitResult};
 use crate::game::opening::Opening;
-use crate::work_unit::engine_name;
+use crate::work_unit::{UnitPlan, engine_name};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
@@ -135,10 +135,10 @@ impl State {
                 &mut self.theta,
                 u.k,
                 &u.delta,
-                r.score,
+                r.body.score,
             );
-            score += r.score;
-            for g in &r.games {
+            score += r.body.score;
+            for g in &r.body.games {
                 let plus = if g.plus_red {
                     chuhan_engine::core::Color::Red
                 } else {
@@ -212,9 +212,9 @@ pub fn merge(settings: &Settings, openings: &[Opening], dir: &Path) -> Result<Me
         .map_err(MergeError::Plan)?;
         let mut results = Vec::new();
         for u in &plan.units {
-            let path = unit::path(dir, &plan, u.index);
+            let path = plan.unit_path(dir, u.index);
             if path.exists() {
-                results.push(UnitResult::read(&path, &plan, u).map_err(MergeError::Unit)?);
+                results.push(UnitResult::read(&path, &plan, u.index).map_err(MergeError::Unit)?);
             }
         }
         if results.len() < plan.units.len() {
@@ -234,8 +234,8 @@ mod tests {
     use super::*;
     use crate::game::play::Termination;
     use crate::spsa::plan::tests::{openings, settings};
-    use crate::spsa::unit::{UNIT_FORMAT, UNIT_VERSION, UnitGame};
-    use crate::work_unit::write_atomic;
+    use crate::spsa::unit::{Pair, UnitGame};
+    use crate::work_unit::JsonUnits;
     use chuhan_engine::core::GameResult;
 
     fn scratch(name: &str) -> std::path::PathBuf {
@@ -260,19 +260,14 @@ mod tests {
                 reason: "made up".into(),
                 moves: vec!["h2e2".into()],
             };
-            let r = UnitResult {
-                format: UNIT_FORMAT.into(),
-                version: UNIT_VERSION,
+            let body = Pair {
                 run_id: plan.run_id.clone(),
-                plan_id: plan.plan_id.clone(),
-                unit: u.index,
                 k: u.k,
                 score: if plus_wins { 2.0 } else { -2.0 },
                 games: vec![game(true), game(false)],
                 notes: Vec::new(),
             };
-            let json = serde_json::to_string(&r).unwrap();
-            write_atomic(&unit::path(dir, plan, u.index), json.as_bytes()).unwrap();
+            plan.write_unit(dir, u.index, body).unwrap();
         }
     }
 
@@ -325,7 +320,7 @@ mod tests {
             panic!("a fresh run has a round to play");
         };
         play_fake(&plan, &dir);
-        std::fs::remove_file(unit::path(&dir, &plan, 2)).unwrap();
+        std::fs::remove_file(plan.unit_path(&dir, 2)).unwrap();
         match merge(&s, &openings(), &dir).unwrap() {
             Merged::Next {
                 state,
@@ -338,10 +333,14 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // A file of another unit under this unit's name is refused.
-        std::fs::copy(unit::path(&dir, &plan, 1), unit::path(&dir, &plan, 2)).unwrap();
+        std::fs::copy(plan.unit_path(&dir, 1), plan.unit_path(&dir, 2)).unwrap();
         assert!(matches!(
             merge(&s, &openings(), &dir),
-            Err(MergeError::Unit(UnitError::Mismatch(..)))
+            Err(MergeError::Unit(UnitError::OtherUnit {
+                found: 1,
+                want: 2,
+                ..
+            }))
         ));
         std::fs::remove_dir_all(&dir).unwrap();
     }

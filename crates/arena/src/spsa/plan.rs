@@ -44,7 +44,7 @@ use crate::r#match::limit::Limit;
 pub use crate::work_unit::PlanError;
 pub use crate::work_unit::PlanFile;
 pub use crate::work_unit::UnitPlan;
-use crate::work_unit::{check_stamp, check_units, engine_name};
+use crate::work_unit::{Stamp, check_units, engine_name};
 use chuhan_engine::binary::fnv1a;
 use chuhan_engine::rules::{Referee, RuleSet};
 use serde::{Deserialize, Serialize};
@@ -170,12 +170,9 @@ pub struct Unit {
 /// One round of an SPSA run split into units.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
-    /// Always [`PLAN_FORMAT`].
-    pub format: String,
-    /// Always [`PLAN_VERSION`].
-    pub version: u32,
-    /// The build that made the plan.
-    pub engine: String,
+    /// Its kind, version and engine build ([`PLAN_FORMAT`], [`PLAN_VERSION`]).
+    #[serde(flatten)]
+    pub stamp: Stamp,
     /// The run id (hex), the same for every round.
     pub run_id: String,
     /// The plan id (hex) of this round; unit files are named by it.
@@ -229,9 +226,7 @@ impl Plan {
             perturbed(&settings.params, &schedule, &theta, k, delta)
         });
         let mut plan = Plan {
-            format: PLAN_FORMAT.to_string(),
-            version: PLAN_VERSION,
-            engine: engine_name(),
+            stamp: Stamp::of::<Plan>(),
             run_id: settings.run_id(&openings),
             plan_id: String::new(),
             settings,
@@ -311,16 +306,24 @@ impl UnitPlan for Plan {
     fn check_unit(&self, k: u32) -> Result<(), PlanError> {
         self.unit(k).map(|_| ())
     }
+
+    /// `unit-PLANID-K.json`: a run's directory holds every round's plan.
+    fn unit_file_name(&self, k: u32) -> String {
+        format!("unit-{}-{k}.json", self.plan_id)
+    }
 }
 
 impl PlanFile for Plan {
-    /// Checks format, version, build, the ids and the units (everything but the
+    const FORMAT: &'static str = PLAN_FORMAT;
+    const VERSION: u32 = PLAN_VERSION;
+
+    fn stamp(&self) -> &Stamp {
+        &self.stamp
+    }
+
+    /// Checks the ids and the units (everything but the
     /// values θ± take, which depend on θ in floating point).
-    fn checked(self) -> Result<Plan, PlanError> {
-        check_stamp(
-            (&self.format, self.version, &self.engine),
-            (PLAN_FORMAT, PLAN_VERSION),
-        )?;
+    fn check_content(&self) -> Result<(), PlanError> {
         self.settings.check()?;
         if self.run_id != self.settings.run_id(&self.openings) || self.plan_id != self.id() {
             return Err(PlanError::RunId);
@@ -354,7 +357,7 @@ impl PlanFile for Plan {
                 "a unit's values do not fit the parameters".into(),
             ));
         }
-        Ok(self)
+        Ok(())
     }
 }
 

@@ -9,12 +9,11 @@ use super::plan::{GAMES_PER_UNIT, Plan, Unit};
 use crate::game::play::Termination;
 use crate::r#match::client::Timeouts;
 use crate::r#match::runner::{self, MatchConfig, MatchEvent};
-pub use crate::work_unit::Played;
-use crate::work_unit::write_atomic;
+use crate::work_unit::{JsonUnits, UnitFile};
+pub use crate::work_unit::{Played, UnitError};
 use chuhan_engine::core::{GameResult, Move};
 use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -23,16 +22,6 @@ use std::time::Duration;
 pub const UNIT_FORMAT: &str = "chuhan-spsa-unit";
 /// The unit file version this build writes and reads.
 pub const UNIT_VERSION: u32 = 1;
-
-/// The file name of unit `k` of the plan `plan_id`.
-pub fn file_name(plan_id: &str, k: u32) -> String {
-    format!("unit-{plan_id}-{k}.json")
-}
-
-/// The path of unit `k` of `plan` in `dir`.
-pub fn path(dir: &Path, plan: &Plan, k: u32) -> PathBuf {
-    dir.join(file_name(&plan.plan_id, k))
-}
 
 /// One game of a unit.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,19 +38,11 @@ pub struct UnitGame {
     pub moves: Vec<String>,
 }
 
-/// A unit file.
+/// What an SPSA unit file holds besides the envelope ([`UnitFile`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct UnitResult {
-    /// Always [`UNIT_FORMAT`].
-    pub format: String,
-    /// Always [`UNIT_VERSION`].
-    pub version: u32,
+pub struct Pair {
     /// The run's id.
     pub run_id: String,
-    /// The round's plan id.
-    pub plan_id: String,
-    /// The unit index in the round.
-    pub unit: u32,
     /// The iteration.
     pub k: u32,
     /// θ+'s points minus θ−'s over the pair.
@@ -74,57 +55,31 @@ pub struct UnitResult {
     pub notes: Vec<String>,
 }
 
-/// Why a unit cannot be played or read.
-#[derive(Debug)]
-pub enum UnitError {
-    /// Reading or writing failed.
-    Io(PathBuf, std::io::Error),
-    /// Not valid JSON of a unit file.
-    Json(PathBuf, serde_json::Error),
-    /// A unit file that does not belong to the plan.
-    Mismatch(PathBuf, String),
-    /// The pair was not finished: an engine could not be started.
-    Aborted(String),
-}
+/// An SPSA unit file: `unit-PLANID-K.json`.
+pub type UnitResult = UnitFile<Pair>;
 
-impl fmt::Display for UnitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            UnitError::Io(p, e) => write!(f, "{}: {e}", p.display()),
-            UnitError::Json(p, e) => write!(f, "{}: not an SPSA unit file: {e}", p.display()),
-            UnitError::Mismatch(p, why) => write!(f, "{}: {why}", p.display()),
-            UnitError::Aborted(why) => write!(f, "the game pair was not finished: {why}"),
-        }
+impl JsonUnits for Plan {
+    const UNIT_FORMAT: &'static str = UNIT_FORMAT;
+    const UNIT_VERSION: u32 = UNIT_VERSION;
+    type Body = Pair;
+
+    fn unit_plan_id(&self) -> &str {
+        &self.plan_id
     }
-}
 
-impl std::error::Error for UnitError {}
-
-impl UnitResult {
-    /// Reads a unit file and checks that it is `unit` of `plan`.
-    pub fn read(path: &Path, plan: &Plan, unit: &Unit) -> Result<UnitResult, UnitError> {
-        let text = std::fs::read_to_string(path).map_err(|e| UnitError::Io(path.into(), e))?;
-        let r: UnitResult =
-            serde_json::from_str(&text).map_err(|e| UnitError::Json(path.into(), e))?;
-        let mismatch = |why: String| Err(UnitError::Mismatch(path.into(), why));
-        if r.format != UNIT_FORMAT || r.version != UNIT_VERSION {
-            return mismatch(format!(
-                "format {:?} version {}; this build reads {UNIT_FORMAT:?} version {UNIT_VERSION}",
-                r.format, r.version
+    /// The run, the iteration, and a score a pair can have.
+    fn check_body(&self, k: u32, body: &Pair) -> Result<(), String> {
+        let unit = self.unit(k).map_err(|e| e.to_string())?;
+        if (body.run_id.as_str(), body.k) != (self.run_id.as_str(), unit.k) {
+            return Err(format!(
+                "iteration {} of run {}, not iteration {} of run {}",
+                body.k, body.run_id, unit.k, self.run_id
             ));
         }
-        if (r.run_id.as_str(), r.plan_id.as_str()) != (&plan.run_id, &plan.plan_id)
-            || (r.unit, r.k) != (unit.index, unit.k)
-        {
-            return mismatch(format!(
-                "unit {} (k {}) of plan {}, not unit {} (k {}) of plan {}",
-                r.unit, r.k, r.plan_id, unit.index, unit.k, plan.plan_id
-            ));
+        if !(body.score.is_finite() && body.score.abs() <= f64::from(GAMES_PER_UNIT)) {
+            return Err(format!("score {} is not a pair's", body.score));
         }
-        if !(r.score.is_finite() && r.score.abs() <= f64::from(GAMES_PER_UNIT)) {
-            return mismatch(format!("score {} is not a pair's", r.score));
-        }
-        Ok(r)
+        Ok(())
     }
 }
 
@@ -157,8 +112,7 @@ pub fn play(plan: &Plan, k: u32, dir: &Path, concurrency: usize) -> Result<Playe
     let unit = plan
         .unit(k)
         .map_err(|e| UnitError::Mismatch(dir.into(), e.to_string()))?;
-    let out = path(dir, plan, k);
-    if out.exists() && UnitResult::read(&out, plan, unit).is_ok() {
+    if plan.has_unit(dir, k) {
         return Ok(Played::AlreadyThere);
     }
     let config = config(plan, unit, concurrency);
@@ -194,20 +148,14 @@ pub fn play(plan: &Plan, k: u32, dir: &Path, concurrency: usize) -> Result<Playe
     }
     games.sort_by_key(|(n, _)| *n);
     let tally = summary.pairings[0].tally;
-    let result = UnitResult {
-        format: UNIT_FORMAT.to_string(),
-        version: UNIT_VERSION,
+    let body = Pair {
         run_id: plan.run_id.clone(),
-        plan_id: plan.plan_id.clone(),
-        unit: k,
         k: unit.k,
         score: f64::from(tally.wins) - f64::from(tally.losses),
         games: games.into_iter().map(|(_, g)| g).collect(),
         notes,
     };
-    let json = serde_json::to_string(&result).expect("a unit result serialises");
-    write_atomic(&out, json.as_bytes()).map_err(|e| UnitError::Io(out.clone(), e))?;
-    Ok(Played::Written)
+    plan.write_unit(dir, k, body)
 }
 
 /// Plays every unit of `plan` not yet in `dir`, `concurrency` games at once (a

@@ -42,7 +42,7 @@ use crate::game::play::{FixedLimit, GameId, GameSpec};
 pub use crate::work_unit::PlanError;
 pub use crate::work_unit::PlanFile;
 pub use crate::work_unit::UnitPlan;
-use crate::work_unit::{check_stamp, engine_name};
+use crate::work_unit::{Stamp, engine_name};
 use chuhan_engine::binary::fnv1a;
 use chuhan_engine::notation::{IccsStyle, Notation};
 use chuhan_engine::rules::{Referee, RuleSet};
@@ -130,12 +130,9 @@ pub struct Unit {
 /// The games due now, split into units.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Plan {
-    /// Always [`PLAN_FORMAT`].
-    pub format: String,
-    /// Always [`PLAN_VERSION`].
-    pub version: u32,
-    /// The build that made the plan.
-    pub engine: String,
+    /// Its kind, version and engine build ([`PLAN_FORMAT`], [`PLAN_VERSION`]).
+    #[serde(flatten)]
+    pub stamp: Stamp,
     /// The event id (hex): the same for every plan of the event.
     pub event_id: String,
     /// The plan id (hex), written into its unit files.
@@ -200,9 +197,7 @@ impl Plan {
             })
             .collect();
         let mut plan = Plan {
-            format: PLAN_FORMAT.to_string(),
-            version: PLAN_VERSION,
-            engine: engine_name(),
+            stamp: Stamp::of::<Plan>(),
             event_id: event_id(config),
             plan_id: String::new(),
             config: config.clone(),
@@ -260,15 +255,23 @@ impl UnitPlan for Plan {
     fn check_unit(&self, k: u32) -> Result<(), PlanError> {
         self.unit(k).map(|_| ())
     }
+
+    /// `unit-PLANID-K.json`: a results directory holds every round's plan.
+    fn unit_file_name(&self, k: u32) -> String {
+        super::unit_result::file_name(&self.plan_id, k)
+    }
 }
 
 impl PlanFile for Plan {
-    /// Checks format, version, build, configuration, ids, notation and units.
-    fn checked(self) -> Result<Plan, PlanError> {
-        check_stamp(
-            (&self.format, self.version, &self.engine),
-            (PLAN_FORMAT, PLAN_VERSION),
-        )?;
+    const FORMAT: &'static str = PLAN_FORMAT;
+    const VERSION: u32 = PLAN_VERSION;
+
+    fn stamp(&self) -> &Stamp {
+        &self.stamp
+    }
+
+    /// Checks configuration, ids, notation and units.
+    fn check_content(&self) -> Result<(), PlanError> {
         self.config
             .validate()
             .map_err(|e| PlanError::Settings(e.to_string()))?;
@@ -292,7 +295,7 @@ impl PlanFile for Plan {
                 "the units do not fit the plan's round and unit size".into(),
             ));
         }
-        Ok(self)
+        Ok(())
     }
 }
 

@@ -20,12 +20,11 @@ use super::standings::Decision;
 use crate::game::play::{
     GameId, GameOutcome, GamePlayer, GameSpec, PlayError, PlayedGame, Termination,
 };
-pub use crate::work_unit::Played;
-use crate::work_unit::write_atomic;
+use crate::work_unit::{JsonUnits, UnitFile};
+pub use crate::work_unit::{Played, UnitError};
 use chuhan_engine::core::Move;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The `format` field of a unit file.
@@ -35,7 +34,8 @@ pub const UNIT_VERSION: u32 = 1;
 /// The name of the plan [`merge`] leaves for the games due next.
 pub const NEXT_PLAN: &str = "next.json";
 
-/// The file name of unit `k` of the plan `plan_id`.
+/// The file name of unit `k` of the plan `plan_id` (the rule of
+/// [`UnitPlan::unit_file_name`]).
 pub fn file_name(plan_id: &str, k: u32) -> String {
     format!("unit-{plan_id}-{k}.json")
 }
@@ -58,82 +58,61 @@ pub struct UnitGame {
     pub pgn: Option<String>,
 }
 
-/// A unit file.
+/// What a tournament unit file holds besides the envelope ([`UnitFile`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct UnitResult {
-    /// Always [`UNIT_FORMAT`].
-    pub format: String,
-    /// Always [`UNIT_VERSION`].
-    pub version: u32,
+pub struct RoundGames {
     /// The event id.
     pub event_id: String,
-    /// The plan id.
-    pub plan_id: String,
-    /// The unit index.
-    pub unit: u32,
     /// Its games, in the plan's order.
     pub games: Vec<UnitGame>,
 }
 
-/// Why a unit cannot be played, read or merged.
-#[derive(Debug)]
-pub enum UnitError {
-    /// Reading or writing failed.
-    Io(PathBuf, std::io::Error),
-    /// Not valid JSON of a unit file.
-    Json(PathBuf, serde_json::Error),
-    /// A unit file that does not belong to the plan or event.
-    Mismatch(PathBuf, String),
-    /// The unit stopped: an engine could not be started here, or the player failed.
-    Aborted(String),
-    /// The event could not go on (its results file, its configuration, a report).
-    Event(RunError),
-}
+/// A tournament unit file: `unit-PLAN-K.json`.
+pub type UnitResult = UnitFile<RoundGames>;
 
-impl fmt::Display for UnitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            UnitError::Io(p, e) => write!(f, "{}: {e}", p.display()),
-            UnitError::Json(p, e) => write!(f, "{}: not a unit file: {e}", p.display()),
-            UnitError::Mismatch(p, why) => write!(f, "{}: {why}", p.display()),
-            UnitError::Aborted(why) => write!(f, "the unit was not finished: {why}"),
-            UnitError::Event(e) => write!(f, "{e}"),
+impl JsonUnits for Plan {
+    const UNIT_FORMAT: &'static str = UNIT_FORMAT;
+    const UNIT_VERSION: u32 = UNIT_VERSION;
+    type Body = RoundGames;
+
+    fn unit_plan_id(&self) -> &str {
+        &self.plan_id
+    }
+
+    /// The event, and the unit's games as planned.
+    fn check_body(&self, k: u32, body: &RoundGames) -> Result<(), String> {
+        check_event(&body.event_id, &self.event_id)?;
+        let games: Vec<&PlannedGame> = body.games.iter().map(|g| &g.game).collect();
+        if self
+            .unit(k)
+            .is_ok_and(|u| u.games.iter().collect::<Vec<_>>() == games)
+        {
+            Ok(())
+        } else {
+            Err(format!(
+                "not the games of unit {k} of plan {}",
+                self.plan_id
+            ))
         }
     }
 }
 
-impl std::error::Error for UnitError {}
+fn check_event(found: &str, want: &str) -> Result<(), String> {
+    if found == want {
+        Ok(())
+    } else {
+        Err(format!("a unit of event {found}, not of event {want}"))
+    }
+}
 
 impl UnitResult {
-    /// Reads a unit file and checks its format and event.
-    pub fn read(path: &Path, event_id: &str) -> Result<UnitResult, UnitError> {
-        let text = std::fs::read_to_string(path).map_err(|e| UnitError::Io(path.into(), e))?;
-        let r: UnitResult =
-            serde_json::from_str(&text).map_err(|e| UnitError::Json(path.into(), e))?;
-        let mismatch = |why: String| Err(UnitError::Mismatch(path.into(), why));
-        if r.format != UNIT_FORMAT || r.version != UNIT_VERSION {
-            return mismatch(format!(
-                "format {:?} version {}; this build reads {UNIT_FORMAT:?} version {UNIT_VERSION}",
-                r.format, r.version
-            ));
-        }
-        if r.event_id != event_id {
-            return mismatch(format!(
-                "a unit of event {}, not of event {event_id}",
-                r.event_id
-            ));
-        }
+    /// Reads a unit file of any plan and checks its format and event (a merge
+    /// reads the units of every round's plan).
+    pub fn read_of_event(path: &Path, event_id: &str) -> Result<UnitResult, UnitError> {
+        let r = UnitFile::read_kind::<Plan>(path)?;
+        check_event(&r.body.event_id, event_id)
+            .map_err(|why| UnitError::Mismatch(path.into(), why))?;
         Ok(r)
-    }
-
-    /// Whether this is unit `k` of `plan`, game for game.
-    fn is_unit_of(&self, plan: &Plan, k: u32) -> bool {
-        let games: Vec<&PlannedGame> = self.games.iter().map(|g| &g.game).collect();
-        self.plan_id == plan.plan_id
-            && self.unit == k
-            && plan
-                .unit(k)
-                .is_ok_and(|u| u.games.iter().collect::<Vec<_>>() == games)
     }
 }
 
@@ -151,8 +130,7 @@ pub fn play(
     let unit = plan
         .unit(k)
         .map_err(|e| UnitError::Mismatch(dir.into(), e.to_string()))?;
-    let out = dir.join(file_name(&plan.plan_id, k));
-    if UnitResult::read(&out, &plan.event_id).is_ok_and(|r| r.is_unit_of(plan, k)) {
+    if plan.has_unit(dir, k) {
         return Ok(Played::AlreadyThere);
     }
     let mut games = Vec::with_capacity(unit.games.len());
@@ -177,17 +155,11 @@ pub fn play(
             pgn: played.pgn,
         });
     }
-    let result = UnitResult {
-        format: UNIT_FORMAT.to_string(),
-        version: UNIT_VERSION,
+    let body = RoundGames {
         event_id: plan.event_id.clone(),
-        plan_id: plan.plan_id.clone(),
-        unit: k,
         games,
     };
-    let json = serde_json::to_string(&result).expect("a unit result serialises");
-    write_atomic(&out, json.as_bytes()).map_err(|e| UnitError::Io(out.clone(), e))?;
-    Ok(Played::Written)
+    plan.write_unit(dir, k, body)
 }
 
 /// The games played by the units in a directory, as a [`GamePlayer`] that
@@ -219,7 +191,7 @@ impl UnitGames {
         names.sort();
         let mut games = BTreeMap::new();
         for path in names {
-            for g in UnitResult::read(&path, event_id)?.games {
+            for g in UnitResult::read_of_event(&path, event_id)?.body.games {
                 games.entry(g.game.id).or_insert(g);
             }
         }
@@ -299,12 +271,12 @@ pub fn merge(
         Some(d) => UnitGames::read(d, &id)?,
         None => UnitGames::default(),
     };
-    let mut runner = Runner::open(config.clone()).map_err(UnitError::Event)?;
+    let mut runner = Runner::open(config.clone()).map_err(|e| UnitError::Merge(Box::new(e)))?;
     let mut players = [games];
     match runner.run(&mut players, progress) {
         Ok(()) => return Ok(Merged::Finished),
         Err(RunError::Play(PlayError::Interrupted)) => {}
-        Err(e) => return Err(UnitError::Event(e)),
+        Err(e) => return Err(UnitError::Merge(Box::new(e))),
     }
     let event = runner.event();
     let due = match event.next() {
@@ -314,7 +286,7 @@ pub fn merge(
                 "the event stopped for a game that is not due".into(),
             ));
         }
-        Err(e) => return Err(UnitError::Event(RunError::Event(e))),
+        Err(e) => return Err(UnitError::Merge(Box::new(RunError::Event(e)))),
     };
     let [games] = &players;
     let specs: Vec<GameSpec> = due
