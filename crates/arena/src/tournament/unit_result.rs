@@ -35,7 +35,7 @@ pub const UNIT_VERSION: u32 = 1;
 pub const NEXT_PLAN: &str = "next.json";
 
 /// The file name of unit `k` of the plan `plan_id` (the rule of
-/// [`UnitPlan::unit_file_name`]).
+/// [`crate::work_unit::UnitPlan::unit_file_name`]).
 pub fn file_name(plan_id: &str, k: u32) -> String {
     format!("unit-{plan_id}-{k}.json")
 }
