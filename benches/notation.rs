@@ -3,7 +3,8 @@
 
 use chuhan_engine::core::{Move, Position};
 use chuhan_engine::notation::pgn::{self, WriteOptions};
-use chuhan_engine::notation::{Game, IccsStyle, Notation, Script, diagram, parse_move};
+use chuhan_engine::diagram;
+use chuhan_engine::notation::{Game, IccsStyle, Notation, Script, parse_move};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
