@@ -2,8 +2,8 @@
 //! positions in each notation, PGN reading and writing, and board pictures.
 
 use chuhan_engine::core::{Move, Position};
-use chuhan_engine::notation::pgn::{self, WriteOptions};
 use chuhan_engine::diagram;
+use chuhan_engine::notation::pgn::{self, WriteOptions};
 use chuhan_engine::notation::{Game, IccsStyle, Notation, Script, parse_move};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
