@@ -256,6 +256,24 @@ class ClusterTest(unittest.TestCase):
                     open(os.path.join(self.work, "cup-local." + ext)) as b:
                 self.assertEqual(without_times(a.read()), without_times(b.read()), ext)
 
+    def test_8_an_spsa_run_in_rounds_on_the_cluster_is_the_local_run(self):
+        # The hash size stands in for a search parameter (this build has no tunables
+        # as options); two rounds of two game pairs each.
+        with open(os.path.join(self.work, "spsa-params.txt"), "w") as f:
+            f.write("Hash, int, 8, 1, 16, 2\n")
+        spsa = ["spsa", "--engine", "./chuhan option.usebook=false",
+                "--params", "spsa-params.txt", "--iterations", "4", "--pairs-per-round", "2",
+                "--depth", "2", "--openings", OPENINGS, "--seed", "3"]
+        self.run_chuhan(spsa + ["--out", "spsa-local"])
+        self.run_chuhan(spsa + ["--plan", "spsa.json"])
+        out, err = self.finish(self.start("spsa", plan="spsa.json"))
+        for name in ("state.json", "tuned.txt"):
+            with open(os.path.join(self.work, "spsa", name)) as a, \
+                    open(os.path.join(self.work, "spsa-local", name)) as b:
+                self.assertEqual(a.read(), b.read(), name)
+        units = self.unit_files("spsa", r"unit-[0-9a-f]{16}-\d+\.json")
+        self.assertEqual(len(units), 4, err)
+
 
 if __name__ == "__main__":
     unittest.main()
