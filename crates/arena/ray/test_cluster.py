@@ -6,7 +6,8 @@ and a driver killed and restarted change nothing; a data-generation plan runs to
 the same files as a local run; a book grown ply by ply from units is the local
 `chuhan book generate` book byte for byte; a Swiss tournament at fixed depth played
 round by round, its driver killed once, ends with the local event's records and
-standings. The engines are `./chuhan` and `./chuhan-other`, shipped to the nodes by
+standings; an SPSA run in rounds ends in the local run's state and tuned values. The
+engines are `./chuhan` and `./chuhan-other`, shipped to the nodes by
 the driver. CHUHAN_BIN names the binary (target/ci/chuhan)."""
 
 import json
