@@ -140,15 +140,6 @@ mod tests {
         assert_eq!(names.len(), all().len());
     }
 
-    #[test]
-    fn the_accessors_return_the_declared_defaults() {
-        use crate::search::params;
-        let d = |n: &str| find(n).unwrap().default;
-        assert_eq!(params::rfp_margin(), d("RfpMargin"));
-        assert_eq!(params::lmr_base_x100(), d("LmrBaseX100"));
-        assert_eq!(params::see_capture_margin(), d("SeeCaptureMargin"));
-    }
-
     #[cfg(feature = "tune")]
     #[test]
     fn set_moves_the_accessor_and_refuses_values_out_of_range() {
