@@ -10,6 +10,7 @@ mod cycles;
 mod datagen;
 mod hms;
 mod judge;
+mod limit_args;
 mod r#match;
 mod output;
 mod perft;

@@ -19,11 +19,11 @@
 //! chuhan match --merge results/ --pgn all.pgn         # the summary of a local match
 //! ```
 
+use crate::limit_args::LimitArgs;
 use crate::unit_args::{Mode, UnitArgs};
-use chuhan_arena::game::{self, clock::TimeControl};
+use chuhan_arena::game;
 use chuhan_arena::r#match::adjudication::{Adjudication, DrawRule, ResignRule};
 use chuhan_arena::r#match::client::Timeouts;
-use chuhan_arena::r#match::limit::Limit;
 use chuhan_arena::r#match::plan::{Plan, PlanFile, UnitPlan};
 use chuhan_arena::r#match::process::TrafficLog;
 use chuhan_arena::r#match::referee;
@@ -43,7 +43,6 @@ use std::time::Duration;
 
 /// Arguments of `chuhan match`.
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("limit").args(["tc", "movetime", "depth", "nodes"])))]
 #[command(group(clap::ArgGroup::new("mode").args(["plan", "unit", "merge"])))]
 pub struct MatchArgs {
     /// An engine: a shell command line with optional settings `cmd=… name=…
@@ -54,19 +53,8 @@ pub struct MatchArgs {
     /// Games per pairing (each opening is played with both colours).
     #[arg(long, default_value_t = 2)]
     pub games: u32,
-    /// Clocks: BASE+INC in seconds (`10+0.1`), or any §6 control
-    /// (`40/300:20/60`, `600`).
-    #[arg(long, value_name = "TC")]
-    pub tc: Option<TimeControl>,
-    /// Fixed time per move in milliseconds.
-    #[arg(long, value_name = "MS")]
-    pub movetime: Option<u64>,
-    /// Fixed depth per move.
-    #[arg(long, value_name = "D")]
-    pub depth: Option<u32>,
-    /// Fixed nodes per move.
-    #[arg(long, value_name = "N")]
-    pub nodes: Option<u64>,
+    #[command(flatten)]
+    pub limit: LimitArgs,
     /// Games played at once (each with its own engine processes).
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -145,26 +133,7 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
         return Err("a match needs at least two --engine".into());
     }
     engine_arg::unique_names(&mut engines);
-    let limit = if let Some(tc) = &args.tc {
-        Limit::clock(tc.clone())
-    } else if let Some(ms) = args.movetime {
-        if ms == 0 {
-            return Err("--movetime must be positive".into());
-        }
-        Limit::MoveTime(Duration::from_millis(ms))
-    } else if let Some(d) = args.depth {
-        if d == 0 {
-            return Err("--depth must be positive".into());
-        }
-        Limit::Depth(d)
-    } else if let Some(n) = args.nodes {
-        if n == 0 {
-            return Err("--nodes must be positive".into());
-        }
-        Limit::Nodes(n)
-    } else {
-        return Err("give --tc, --movetime, --depth or --nodes".into());
-    };
+    let limit = args.limit.limit()?;
     if args.games == 0 {
         return Err("--games must be positive".into());
     }

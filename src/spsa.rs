@@ -17,11 +17,10 @@
 //! chuhan spsa --merge results/                        # exit 3 + results/next.json
 //! ```
 
+use crate::limit_args::LimitArgs;
 use crate::unit_args::{Mode, UnitArgs};
 use chuhan_arena::game;
-use chuhan_arena::game::clock::TimeControl;
 use chuhan_arena::r#match::adjudication::Adjudication;
-use chuhan_arena::r#match::limit::Limit;
 use chuhan_arena::r#match::{engine_arg, openings, params};
 use chuhan_arena::spsa::merge::{self, Merged, NEXT_PLAN, STATE_FILE, State, TUNED_FILE};
 use chuhan_arena::spsa::parameter::{self, DEFAULT_R_END, Parameter};
@@ -32,11 +31,9 @@ use chuhan_engine::rules::{Referee, RuleSet};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// Arguments of `chuhan spsa`.
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("limit").args(["tc", "movetime", "depth", "nodes"])))]
 #[command(group(clap::ArgGroup::new("mode").args(["list", "plan", "unit", "merge"])))]
 pub struct SpsaArgs {
     /// Print the engine's tunable search parameters as a parameter file
@@ -57,18 +54,8 @@ pub struct SpsaArgs {
     /// Game pairs per round: they are played from the same values, then applied.
     #[arg(long, value_name = "P", default_value_t = 16)]
     pub pairs_per_round: u32,
-    /// Clocks: BASE+INC in seconds (`1+0.01`), or any §6 control.
-    #[arg(long, value_name = "TC")]
-    pub tc: Option<TimeControl>,
-    /// Fixed time per move in milliseconds.
-    #[arg(long, value_name = "MS")]
-    pub movetime: Option<u64>,
-    /// Fixed depth per move.
-    #[arg(long, value_name = "D")]
-    pub depth: Option<u32>,
-    /// Fixed nodes per move.
-    #[arg(long, value_name = "N")]
-    pub nodes: Option<u64>,
+    #[command(flatten)]
+    pub limit: LimitArgs,
     /// Opening suite: FEN/EPD lines, move sequences, PGN or XQF (game pair `k`
     /// plays opening `k` of the suite shuffled by the seed, cycling).
     #[arg(long, value_name = "FILE")]
@@ -148,17 +135,7 @@ fn settings(args: &SpsaArgs) -> Result<(Settings, Vec<game::opening::Opening>), 
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let params = parameter::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let iterations = args.iterations.ok_or("give --iterations N")?;
-    let limit = if let Some(tc) = &args.tc {
-        Limit::clock(tc.clone())
-    } else if let Some(ms) = args.movetime.filter(|&ms| ms > 0) {
-        Limit::MoveTime(Duration::from_millis(ms))
-    } else if let Some(d) = args.depth.filter(|&d| d > 0) {
-        Limit::Depth(d)
-    } else if let Some(n) = args.nodes.filter(|&n| n > 0) {
-        Limit::Nodes(n)
-    } else {
-        return Err("give --tc, --movetime, --depth or --nodes (positive)".into());
-    };
+    let limit = args.limit.limit()?;
     if !(args.hang_timeout.is_finite() && args.hang_timeout > 0.0) {
         return Err("--hang-timeout must be a positive number of seconds".into());
     }
