@@ -65,6 +65,22 @@ tunables! {
     /// Correction history: the sum of a position's four entries is divided by this
     /// before it is added to the static evaluation (at most ±170).
     correction_divisor, "CorrectionDivisor" = 24, 8 ..= 64, step 3;
+    /// Time: moves to go assumed for sudden death, the optimum being the clock over
+    /// this plus a share of the increment (ours: a xiangqi game from a middle
+    /// position lasts about this many more moves).
+    time_moves_to_go, "TimeMovesToGo" = 25, 10 ..= 60, step 3;
+    /// Time: this share (percent) of the Fischer increment is added to the optimum
+    /// (std shape: most of it, a little kept in hand).
+    time_increment_percent, "TimeIncrementPercent" = 100, 40 ..= 150, step 8;
+    /// Time: stop iterating after an iteration if this share (percent) of the
+    /// optimum is used (the next iteration would not finish).
+    time_iteration_percent, "TimeIterationPercent" = 80, 30 ..= 120, step 6;
+    /// Time: the optimum is stretched to this (percent) after an iteration whose best
+    /// move changed (std shape).
+    time_unstable_percent, "TimeUnstablePercent" = 150, 100 ..= 250, step 10;
+    /// Time: and shrunk to this (percent) once the best move has held for
+    /// [`TIME_STABLE_ITERATIONS`] iterations.
+    time_stable_percent, "TimeStablePercent" = 70, 30 ..= 100, step 6;
 }
 
 /// Depth from which aspiration windows are used (std).
@@ -130,9 +146,6 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// Good captures are those whose SEE is at least this (std: not losing).
 pub const GOOD_CAPTURE_SEE: Value = 0;
 
-/// Time: default moves to go for sudden death (ours: a xiangqi game from a middle
-/// position lasts about this many more moves).
-pub const TIME_DEFAULT_MOVES_TO_GO: u64 = 30;
 /// Time: the hard limit is at most this multiple of the optimum (std).
 pub const TIME_MAX_FACTOR: u64 = 5;
 /// Time: never plan to use more than this share (percent) of the remaining clock in
@@ -141,9 +154,6 @@ pub const TIME_MAX_SHARE_PERCENT: u64 = 40;
 /// Time: with pondering on, the optimum is scaled by this (percent; the
 /// opponent's time is partly ours).
 pub const TIME_PONDER_PERCENT: u64 = 125;
-/// Time: stop iterating after an iteration if this share (percent) of the optimum
-/// is used (the next iteration would not finish).
-pub const TIME_ITERATION_PERCENT: u64 = 60;
 /// Time: default move overhead (network, GUI latency), ms.
 pub const MOVE_OVERHEAD_MS: u64 = 30;
 /// Nodes between clock checks (the clock is read by the main thread only).
@@ -155,15 +165,6 @@ pub const TIME_MAX_MOVES_TO_GO: u64 = 50;
 /// the usable clock instead of [`TIME_MAX_SHARE_PERCENT`] (ours; first version, not
 /// tuned here).
 pub const TIME_LAST_MOVE_SHARE_PERCENT: u64 = 80;
-/// Time: this share (percent) of the Fischer increment is added to the optimum
-/// (std shape: most of it, a little kept in hand; first version, not tuned here).
-pub const TIME_INCREMENT_PERCENT: u64 = 75;
-/// Time: the optimum is stretched to this (percent) after an iteration whose best
-/// move changed (std shape; first version, not tuned here).
-pub const TIME_UNSTABLE_PERCENT: u64 = 150;
-/// Time: and shrunk to this (percent) once the best move has held for
-/// [`TIME_STABLE_ITERATIONS`] iterations.
-pub const TIME_STABLE_PERCENT: u64 = 70;
 /// Time: iterations without a change of best move that count as stable.
 pub const TIME_STABLE_ITERATIONS: u32 = 4;
 /// Time: the count of best-move changes is divided by this after each iteration,

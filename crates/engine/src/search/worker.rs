@@ -523,9 +523,9 @@ impl<'a> Worker<'a> {
                     break;
                 }
                 let scale = if self.best_changes > 0 {
-                    TIME_UNSTABLE_PERCENT
+                    time_unstable_percent() as u64
                 } else if stable_iterations >= TIME_STABLE_ITERATIONS {
-                    TIME_STABLE_PERCENT
+                    time_stable_percent() as u64
                 } else {
                     100
                 };
