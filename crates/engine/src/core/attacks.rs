@@ -396,6 +396,37 @@ static CROSS: [u128; 90] = {
     t
 };
 
+/// The squares where a move's departure or arrival can change whether a piece
+/// other than the mover attacks a king on `ksq`: its rank and file (rook and cannon
+/// lines and cannon screens) and its four diagonal neighbours (the legs of the
+/// horses that attack it). A move touching neither can give check only with the
+/// moved piece itself, and then only a horse can: rooks, cannons, pawns and the
+/// king attack along the rank and file.
+#[inline(always)]
+pub fn check_zone(ksq: Square) -> Bitboard {
+    Bitboard(CHECK_ZONE[ksq.index()])
+}
+
+static CHECK_ZONE: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut i = 0;
+    while i < 90 {
+        let sq = Square::ALL[i];
+        let mut zone = rook_attacks_slow(sq, 0);
+        let diagonals = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+        let mut d = 0;
+        while d < 4 {
+            if let Some(n) = sq.offset(diagonals[d].0, diagonals[d].1) {
+                zone |= 1u128 << n.index();
+            }
+            d += 1;
+        }
+        t[i] = zone;
+        i += 1;
+    }
+    t
+};
+
 /// 4-bit index of the orthogonal neighbours of `sq` (bit 0 south, 1 west, 2 east,
 /// 3 north). Neighbours off the board gate only off-board jumps, so whatever bit a
 /// wrapped-around point gives does not matter.

@@ -215,6 +215,10 @@ impl Placement {
         };
         let eksq = self.king_square(!us);
         let occ = (self.occupied() - from.into()) | to.into();
+        let zone = attacks::check_zone(eksq);
+        if !zone.has(from) && !zone.has(to) {
+            return p.kind == PieceKind::Horse && attacks::horse_attacks(to, occ).has(eksq);
+        }
         let ours = (self.by_color[us.index()] - from.into()) | to.into();
         let mut k = self.by_kind;
         if let Some(c) = self.piece_at(to) {

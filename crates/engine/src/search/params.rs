@@ -55,6 +55,15 @@ tunables! {
     see_quiet_margin, "SeeQuietMargin" = -25, -80 ..= -5, step 3;
     /// Quiescence delta pruning margin (std: about two pawns).
     qs_delta_margin, "QsDeltaMargin" = 260, 100 ..= 500, step 20;
+    /// ProbCut: a capture must beat beta by this much in a search
+    /// [`PROBCUT_REDUCTION`] plies shallower for the node to be cut (std shape: SF's
+    /// about 170 scaled ×1.3 for our evaluation, as the other margins).
+    probcut_margin, "ProbCutMargin" = 220, 100 ..= 400, step 15;
+    /// Checks that do not lose material (SEE ≥ 0) are extended while
+    /// `ply < CheckExtPlyFactor × root depth`; 0 extends none (ours: xiangqi
+    /// positions give many checks in a row; unbounded extension explodes the tree,
+    /// and extending sacrificial checks too cost 11 Elo at 10,000 nodes).
+    check_ext_ply_factor, "CheckExtPlyFactor" = 2, 0 ..= 4, step 1;
     /// Singular extension: the margin below the TT value, per ply of depth (std shape;
     /// ours scale).
     se_margin_per_depth, "SeMarginPerDepth" = 2, 1 ..= 6, step 1;
@@ -95,6 +104,11 @@ pub const CORRECTION_MAX: i32 = 1_024;
 /// depth divided by this, at most a quarter of [`CORRECTION_MAX`] (std).
 pub const CORRECTION_UPDATE_DIVISOR: i32 = 8;
 
+/// ProbCut: from this depth on (std).
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+/// ProbCut: the verifying search is this many plies shallower than the node (std).
+pub const PROBCUT_REDUCTION: i32 = 4;
+
 /// Null move: minimum depth (std).
 pub const NMP_MIN_DEPTH: i32 = 3;
 /// Cap of the eval-surplus term.
@@ -123,12 +137,6 @@ pub const FUTILITY_MAX_DEPTH: i32 = 8;
 /// Depth up to which SEE pruning applies.
 pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
 
-/// Checks that do not lose material (SEE ≥ 0) are extended while
-/// `ply < CHECK_EXT_PLY_FACTOR * root_depth` (ours: xiangqi positions give many
-/// checks in a row; unbounded extension explodes the tree, and extending
-/// sacrificial checks too cost 11 Elo at 10,000 nodes).
-pub const CHECK_EXT_PLY_FACTOR: usize = 2;
-
 /// Singular extension: from this depth on (ours: at 1 s + 0.01 s, +18.3 ± 26.2 Elo
 /// over 400 games against no singular extension, LOS 91.5 %).
 pub const SE_MIN_DEPTH: i32 = 6;
@@ -136,8 +144,8 @@ pub const SE_MIN_DEPTH: i32 = 6;
 /// the node (std).
 pub const SE_TT_DEPTH_MARGIN: i32 = 3;
 /// Singular extension: only while `ply < SE_PLY_FACTOR * root_depth`, the same
-/// bound on the tree's growth as checks have (ours: the check bound's value,
-/// [`CHECK_EXT_PLY_FACTOR`], taken with singular extensions and not tuned apart).
+/// bound on the tree's growth as checks have (ours: the check bound's default,
+/// [`check_ext_ply_factor`], taken with singular extensions and not tuned apart).
 pub const SE_PLY_FACTOR: usize = 2;
 
 /// History tables saturate at this magnitude (std).

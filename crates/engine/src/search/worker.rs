@@ -363,11 +363,13 @@ impl<'a> Worker<'a> {
         self.stack[ply].moved = Some(PieceTo { piece, to: m.to() });
         let captured = self.pos.piece_at(m.to());
         self.pos.make_move(m);
+        self.filter.push(self.pos.key());
+        // The child's table line (by its salted key, as the child will probe it) is
+        // fetched while the accumulator is updated.
+        self.sh.tt.prefetch(self.tt_key());
         if let Some(acc) = &mut self.nnue {
             acc.push(&self.pos, m, piece, captured);
         }
-        self.filter.push(self.pos.key());
-        self.sh.tt.prefetch(self.pos.key());
     }
 
     #[inline(always)]
@@ -712,6 +714,65 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // ProbCut: a good capture whose reduced search beats beta by a margin makes
+        // this node's full search very likely to fail high too. Skipped when the
+        // table already knows, deep enough, that the margin is not reached.
+        let probcut_beta = beta + probcut_margin();
+        if !in_check
+            && !pv_node
+            && excluded == Move::NONE
+            && pruning == Pruning::Full
+            && depth >= PROBCUT_MIN_DEPTH
+            && !is_decided(beta)
+            && probcut_beta < MATE_BOUND
+            && !tte.is_some_and(|e| {
+                e.depth >= depth - PROBCUT_REDUCTION + 1
+                    && !is_rule(e.value)
+                    && from_tt(e.value, ply) < probcut_beta
+            })
+        {
+            let conts = self.conts(ply);
+            let mut picker = MovePicker::new_qsearch(&self.pos, tt_move);
+            while let Some(m) = picker.next(
+                &self.pos,
+                &OrderContext {
+                    history: self.hist,
+                    conts,
+                },
+            ) {
+                if !see::see_ge(&self.pos, m, probcut_beta - static_eval) {
+                    continue;
+                }
+                let piece = self.pos.piece_at(m.from()).expect("a piece moves");
+                self.make(m, piece, ply);
+                let mut v = -self.qsearch(-probcut_beta, -probcut_beta + 1, ply + 1, false, true);
+                if v >= probcut_beta {
+                    v = -self.search(
+                        -probcut_beta,
+                        -probcut_beta + 1,
+                        depth - PROBCUT_REDUCTION,
+                        ply + 1,
+                        !cut_node,
+                    );
+                }
+                self.unmake();
+                if self.stopped() {
+                    return DRAW;
+                }
+                if v >= probcut_beta && !is_decided(v) {
+                    self.sh.tt.store(
+                        key,
+                        m,
+                        to_tt(v, ply),
+                        raw_eval,
+                        depth - PROBCUT_REDUCTION + 1,
+                        Bound::Lower,
+                    );
+                    return (v - (probcut_beta - beta)).max(floor);
+                }
+            }
+        }
+
         let mut depth = depth;
         if !root && tt_move == Move::NONE && depth >= IIR_MIN_DEPTH && (pv_node || cut_node) {
             depth -= 1;
@@ -809,7 +870,7 @@ impl<'a> Worker<'a> {
 
             // Checks are extended unless the checking move loses material.
             let mut extension = (gives_check
-                && ply < CHECK_EXT_PLY_FACTOR * self.root_depth as usize
+                && ply < check_ext_ply_factor() as usize * self.root_depth as usize
                 && see::see_ge(&self.pos, m, 0)) as i32;
             // Singular extension: a TT move whose stored lower bound no other move
             // comes near (a reduced search without it fails low below that bound
