@@ -726,7 +726,7 @@ impl<'a> Worker<'a> {
             && !is_decided(beta)
             && probcut_beta < MATE_BOUND
             && !tte.is_some_and(|e| {
-                e.depth >= depth - PROBCUT_REDUCTION + 1
+                e.depth > depth - PROBCUT_REDUCTION
                     && !is_rule(e.value)
                     && from_tt(e.value, ply) < probcut_beta
             })
