@@ -28,9 +28,12 @@
 //!     third occurrence ([`HistoryScore::RuleLoss`]), and the side the search plays
 //!     for treats its own forbidden two-fold inside the tree as lost too (it could
 //!     have varied at the first occurrence; a GUI will not let it repeat again).
-//!     Under `rules cxa2011` a cycle that AXF forbids to the side the search plays
-//!     for counts against it as well: a GUI user does not know which rules the GUI
-//!     applies. Wins are taken only as the chosen rule set gives them.
+//!     Under `rules cxa2011` the search assumes the worse of the two rule sets
+//!     for the side it plays for, since a GUI user does not know which rules the
+//!     GUI applies: a cycle that AXF forbids to that side counts against it as
+//!     well, and a cycle that CXA forbids to its opponent but AXF allows (一將一殺,
+//!     a chase AXF does not count) is a draw, not a win: the GUI referees will
+//!     not award it.
 //!   - **text**: the violator must vary and the search goes on; the move that
 //!     continues the cycle meets a rule win for the opponent one ply later, except
 //!     CXA unilateral 長將 at the third occurrence, which loses at once (§23.5.1).
@@ -382,13 +385,18 @@ fn rule(pos: &Position, how: Ruling, cache: &mut ClassCache) -> Option<HistorySc
     let strict = how.referee == Referee::Strict;
     let mut ruling = ruling_of(pos, how.set, how.threefold, how.in_tree, cache);
     if strict && how.set != RuleSet::Axf {
-        // A cycle the AXF referees forbid to our side loses for it as well.
         let axf = ruling_of(pos, RuleSet::Axf, how.threefold, how.in_tree, cache);
-        if let Some(a) = axf
-            && a.violator == Some(ours)
-            && ruling.is_none_or(|w| w.violator != Some(ours))
+        let axf_violator = axf.and_then(|a| a.violator);
+        if axf_violator == Some(ours) && ruling.is_none_or(|w| w.violator != Some(ours)) {
+            // A cycle the AXF referees forbid to our side loses for it as well.
+            ruling = axf;
+        } else if let Some(w) = ruling.as_mut()
+            && w.violator == Some(!ours)
+            && axf_violator != Some(!ours)
         {
-            ruling = Some(a);
+            // A win that only this rule set gives is not counted on: the AXF
+            // referees rule the cycle a draw.
+            w.violator = None;
         }
     }
     let Word {
@@ -557,6 +565,40 @@ mod tests {
             }
         }
         assert!(c.classifications() > 0);
+    }
+
+    #[test]
+    fn strict_counts_only_the_wins_axf_gives_too() {
+        // Game 7 of a default-rules match against Pikafish-HCE refereed by pyffish
+        // (2026-12-06): Chuhan's red king steps d0/e0 while black's rook checks on
+        // the d-file and threatens mate from the a-file. CXA rules black's 一將一殺
+        // forbidden (§25.3); AXF and the GUI referees allow it, and pyffish drew
+        // the game at the third occurrence.
+        let (mut pos, mut f) =
+            start("2ba1kb2/4a4/9/1N3C2p/5n3/3Nc1P2/r7P/4B2c1/4AC3/4KABR1 w - - 2 26");
+        let c = &mut RuleMemo::new();
+        play(&mut pos, &mut f, "e0d0 a3d3 d0e0 d3a3 e0d0 a3d3 d0e0 d3a3");
+        // Red to move at the third occurrence, black completed it.
+        assert_eq!(
+            judge(&pos, &f, 0, CXA, TEXT, SIXTY, c),
+            Some(HistoryScore::RuleWin),
+            "by the CXA text black must vary: red wins"
+        );
+        assert_eq!(
+            judge(&pos, &f, 0, AXF, STRICT, SIXTY, c),
+            Some(HistoryScore::Draw)
+        );
+        // Played for red under a strict referee, a win only CXA gives is a draw:
+        // the GUI will not award it.
+        assert_eq!(
+            judge(&pos, &f, 0, CXA, STRICT, SIXTY, c),
+            Some(HistoryScore::Draw)
+        );
+        // Played for black, the CXA violation still counts against the engine.
+        assert_eq!(
+            judge(&pos, &f, 1, CXA, STRICT, SIXTY, c),
+            Some(HistoryScore::RuleWin)
+        );
     }
 
     #[test]
