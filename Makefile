@@ -1,5 +1,13 @@
 # Chuhan: common tasks. `make help` lists them.
 CARGO ?= cargo
+# How the checks driven from Python (interop, rules-diff, cluster-test,
+# browser-test, attack-short) build the daemon they run, target/ci/chuhan. CI
+# sets it to `cargo test --profile ci --workspace --no-run`: after `make test`
+# that builds nothing, while a plain `cargo build` resolves the dependencies'
+# features without the dev-dependencies' (tokio's io-util, serde's alloc,
+# bitflags' and crossbeam-utils' std) and compiles tokio, hyper, axum and the
+# workspace again (1 min 35 s on CI's machine). Same code, same bench signature.
+CI_BIN ?= $(CARGO) build --profile ci --bin chuhan
 NATIVE = RUSTFLAGS="-C target-cpu=native" $(CARGO)
 
 .PHONY: help tune-build dist cross-smoke build run test test-all lint fmt bench perft-bench perft-deep ci native svg-check docs-diagram soak interop fuzz rules-diff rules-diff-long cluster-test browser-test load-test attack attack-short
@@ -37,7 +45,7 @@ test-all: ## the test suite plus every ignored (slow) test, except the rule case
 INTEROP_VENV ?= target/interop-venv
 
 interop: ## the PyPI client `cchess` drives the daemon over UCCI and UCI (makes a Python venv in target/)
-	$(CARGO) build --profile ci --bin chuhan
+	$(CI_BIN)
 	test -x $(INTEROP_VENV)/bin/python || python3 -m venv $(INTEROP_VENV)
 	$(INTEROP_VENV)/bin/pip install --quiet --disable-pip-version-check -r tests/interop/requirements.txt
 	CHUHAN_BIN=target/ci/chuhan $(INTEROP_VENV)/bin/python -W error::ResourceWarning tests/interop/test_cchess.py -v
@@ -58,11 +66,11 @@ $(RULES_VENV)/.installed: tests/rules_diff/requirements.txt
 	touch $@
 
 rules-diff: $(RULES_VENV)/.installed ## Chuhan's AXF rulings against Fairy-Stockfish's on 300 generated repetition games (seed 1)
-	$(CARGO) build --profile ci --bin chuhan
+	$(CI_BIN)
 	$(RULES_VENV)/bin/python tests/rules_diff/compare.py --chuhan target/ci/chuhan --seed 1 --games $(RULES_DIFF_GAMES) --check
 
 rules-diff-long: $(RULES_VENV)/.installed ## the same on 5000 games of seed 2: counts and classes of disagreements
-	$(CARGO) build --profile ci --bin chuhan
+	$(CI_BIN)
 	$(RULES_VENV)/bin/python tests/rules_diff/compare.py --chuhan target/ci/chuhan --seed $(RULES_DIFF_LONG_SEED) --games $(RULES_DIFF_LONG_GAMES) --check
 
 # Matches and self-play data on a Ray cluster (issue 25): Ray, pinned in
@@ -75,7 +83,7 @@ $(RAY_VENV)/.installed: crates/arena/ray/requirements.txt
 	touch $@
 
 cluster-test: $(RAY_VENV)/.installed ## a three-node Ray cluster on this machine plays a match and self-play units (makes a Python venv in target/)
-	$(CARGO) build --profile ci --bin chuhan
+	$(CI_BIN)
 	CHUHAN_BIN=target/ci/chuhan RAY_AUTH_MODE=disabled $(RAY_VENV)/bin/python crates/arena/ray/test_cluster.py -v
 
 # The web page of `chuhan serve` in a real browser: Debian's headless Chromium and
@@ -91,7 +99,7 @@ $(BROWSER_VENV)/.installed: tests/browser/requirements.txt
 
 browser-test: $(BROWSER_VENV)/.installed ## the page of `chuhan serve` in headless Chromium (needs chromium, chromium-driver; makes a Python venv in target/)
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { echo "chromium/chromedriver not found (Debian: apt-get install -y chromium chromium-driver)"; exit 1; }
-	$(CARGO) build --profile ci --bin chuhan
+	$(CI_BIN)
 	CHUHAN_BIN=target/ci/chuhan $(BROWSER_VENV)/bin/python tests/browser/test_page.py -v
 	@echo "browser-test: screenshots in target/browser/"
 
@@ -112,7 +120,7 @@ attack: build ## attack a release `chuhan serve` on loopback in six phases (abou
 	$(CARGO) run --release -p chuhan-serve --example attack -- --chuhan target/release/chuhan --size full
 
 attack-short: ## the same six attack phases about six times smaller (under a minute; CI runs it)
-	$(CARGO) build --profile ci --bin chuhan
+	$(CI_BIN)
 	$(CARGO) run --profile ci -p chuhan-serve --example attack -- --chuhan target/ci/chuhan --size short
 
 # The fuzz harness on stable Rust (crates/fuzz): ten million generated and mutated

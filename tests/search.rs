@@ -282,7 +282,7 @@ fn the_book_answers_before_any_search() {
         movetime: Some(60_000),
         ..Limits::default()
     };
-    let b = e.search(game_move.clone()).unwrap();
+    let b = e.search(game_move).unwrap();
     assert_eq!((b.best, b.nodes), (Some(book_move), 0));
     // Analysis is searched: a depth, nodes or mate limit, or several lines.
     assert!(e.search(Limits::depth(3)).unwrap().nodes > 0);
@@ -299,9 +299,14 @@ fn the_book_answers_before_any_search() {
     assert!(e.search(several).unwrap().nodes > 0);
     e.set_option(EngineOption::MultiPv(1)).unwrap();
     // Not when the book is off, nor when the book move is banned, nor when
-    // analysing.
+    // analysing. (A game move of 100 ms: the search uses all of a move time, and
+    // the minute above would cost the suite a minute.)
+    let short_game_move = Limits {
+        movetime: Some(100),
+        ..Limits::default()
+    };
     e.set_option(EngineOption::UseBook(false)).unwrap();
-    assert!(e.search(game_move.clone()).unwrap().nodes > 0);
+    assert!(e.search(short_game_move).unwrap().nodes > 0);
     e.set_option(EngineOption::UseBook(true)).unwrap();
     let infinite = Limits {
         depth: Some(3),
