@@ -6,7 +6,7 @@ CARGO ?= cargo
 # that builds nothing, while a plain `cargo build` resolves the dependencies'
 # features without the dev-dependencies' (tokio's io-util, serde's alloc,
 # bitflags' and crossbeam-utils' std) and compiles tokio, hyper, axum and the
-# workspace again (1 min 35 s on CI's machine). Same code, same bench signature.
+# workspace again (1 min 35 s in stop 55's CI log). Same code, same bench signature.
 CI_BIN ?= $(CARGO) build --profile ci --bin chuhan
 NATIVE = RUSTFLAGS="-C target-cpu=native" $(CARGO)
 
