@@ -964,7 +964,8 @@ fn skill_level_and_uci_elo_weaken_the_search() {
 }
 
 /// `Sixty Move Rule` (Pikafish's check, on by default) and `Rule60MaxPly` (a ply
-/// count, 0 = never) decide whether the search scores the natural-limit draw.
+/// count, 0 = never) decide whether the search scores the natural-limit draw; the
+/// strict referee makes the side ahead assume 100 plies at most.
 #[test]
 fn the_sixty_move_rule_can_be_switched_off() {
     let mut d = uci();
@@ -983,9 +984,14 @@ fn the_sixty_move_rule_can_be_switched_off() {
     assert!(score_at_depth_5(&mut d, fen) > 500);
     d.send("setoption name Sixty Move Rule value true");
     assert_eq!(score_at_depth_5(&mut d, fen), 0);
-    // Another count: a limit far away plays on; a count already reached draws.
+    // Another count: a limit far away plays on by the text; under the strict
+    // referee (the default) the side ahead still assumes the GUI referees' draw
+    // after 100 plies. A count already reached draws.
     d.send("setoption name Rule60MaxPly value 300");
+    assert_eq!(score_at_depth_5(&mut d, fen), 0);
+    d.send("setoption name Repetition Referee value text");
     assert!(score_at_depth_5(&mut d, fen) > 500);
+    d.send("setoption name Repetition Referee value strict");
     d.send("setoption name Rule60MaxPly value 100");
     assert_eq!(score_at_depth_5(&mut d, fen), 0);
     d.send("setoption name Rule60MaxPly value 0");

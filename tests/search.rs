@@ -5,7 +5,7 @@
 use chuhan_engine::core::{Move, Position, perft};
 use chuhan_engine::engine::{Engine, EngineOption};
 use chuhan_engine::protocol::dialect::Dialect;
-use chuhan_engine::rules::{MoveRuling, RuleSet, judge_position};
+use chuhan_engine::rules::{MoveRuling, Referee, RuleSet, judge_position};
 use chuhan_engine::search::event::{BestMove, Event, Info};
 use chuhan_engine::search::history::History;
 use chuhan_engine::search::measure::{MATES, mate_depth};
@@ -582,6 +582,37 @@ fn search_with(pos: &Position, rules: RepetitionRules, depth: i32) -> (Option<Mo
     e.set_position(pos.clone());
     let b = e.search(Limits::depth(depth)).unwrap();
     (b.best, b.value.expect("a searched move has a value"))
+}
+
+/// The move limit a search plays for. Red (a rook up) mates in two moves, the
+/// second on the 101st ply without a capture: the GUI referees (fifty moves; no
+/// check was given before) have drawn the game by then, the CXA text (sixty
+/// moves) has not.
+/// Under the strict referee the side ahead assumes the earlier draw; under the
+/// text referee, or with the count set to 0, it plays for the mate. The side
+/// behind never counts on the earlier draw.
+#[test]
+fn the_side_ahead_plays_for_the_gui_move_limit() {
+    let search = |fen: &str, referee: Referee, plies: Option<u32>| {
+        let mut e = Engine::new();
+        e.set_option(EngineOption::Hash(16)).unwrap();
+        e.set_option(EngineOption::Referee(referee)).unwrap();
+        if let Some(n) = plies {
+            e.set_option(EngineOption::SixtyMovePlies(n)).unwrap();
+        }
+        e.set_position(Position::from_fen(fen).unwrap());
+        let b = e.search(Limits::depth(8)).unwrap();
+        Score::from_value(b.value.expect("a searched move has a value"))
+    };
+    let ahead = "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 98 80";
+    assert_eq!(search(ahead, Referee::Strict, None), Score::Cp(0));
+    assert_eq!(search(ahead, Referee::Text, None), Score::Mate(2));
+    assert_eq!(search(ahead, Referee::Strict, Some(0)), Score::Mate(2));
+    assert_eq!(search(ahead, Referee::Strict, Some(120)), Score::Cp(0));
+    // Black's rook against Red's bare king, not in check: Red, behind, sees the
+    // mate on the 101st ply (d0e0 i1d1, no legal reply) rather than a draw at 100.
+    let behind = "5k3/9/9/9/9/9/9/9/8r/3K5 w - - 99 80";
+    assert!(matches!(search(behind, Referee::Strict, None), Score::Mate(m) if m < 0));
 }
 
 /// Positions where trusting a repetition inside the tree as a win used to show

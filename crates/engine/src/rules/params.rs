@@ -44,6 +44,11 @@ pub const CLASS_CACHE_ENTRIES: usize = 4096;
 pub const SIXTY_MOVE_PLIES: u32 = 120;
 /// §22.2: of the claimant's checks at most ten count towards the sixty moves.
 pub const COUNTED_CHECKS: u32 = 10;
+/// The move rule that Fairy-Stockfish, pyffish and the GUIs and match tools built
+/// on them apply to xiangqi: fifty moves (100 plies) without a capture is a draw,
+/// less two plies for each check beyond ten by the side that checked more
+/// ([`crate::search::repetition::MoveLimit::Gui`]).
+pub const FIFTY_MOVE_PLIES: u32 = 100;
 
 /// The value of `piece` standing on `sq` on the rule scale.
 ///

@@ -40,9 +40,16 @@
 //! * **TT hygiene.** Besides the band, the table key of a position that may repeat
 //!   carries a salt ([`crate::search::tt::table_key`]), so path-dependent values are
 //!   not shared with the same placement reached afresh.
-//! * **Sixty moves**: after 120 plies without a capture (checks beyond a side's first
-//!   ten not counted, [`crate::rules::sixty_moves`]) the game is drawn, unless the
-//!   side to move has no legal move: then it is mated.
+//! * **Move limit** ([`MoveLimit`]): after 120 plies without a capture (checks
+//!   beyond a side's first ten not counted, [`crate::rules::sixty_moves`]) the game
+//!   is drawn, unless the side to move has no legal move: then it is mated. The GUI
+//!   referees draw earlier: after 100 plies, less two for each check beyond ten by
+//!   the side that checked more (the fifty-move rule of Fairy-Stockfish and the
+//!   tools built on it). Under the **strict**
+//!   referee the side the search plays for takes the limit that is worse for it: the
+//!   earlier one when it stands better at the root (the draw would cost it the win),
+//!   the later one otherwise (it cannot count on an early draw)
+//!   ([`MoveLimit::for_search`]).
 
 use crate::core::Color;
 use crate::core::{Move, Position};
@@ -265,22 +272,76 @@ impl Ruling {
     }
 }
 
+/// When the search scores a position drawn for want of a capture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveLimit {
+    /// After this many plies without a capture, counted as the sixty-move rule
+    /// counts them (a side's checks beyond its first ten not counted;
+    /// [`rules::sixty_moves_after`]); 0: never.
+    Counted(u32),
+    /// After this many plies without a capture, counted as the GUI referees
+    /// (Fairy-Stockfish, pyffish) count them for xiangqi: less two plies for each
+    /// check beyond ten by the side that gave more checks since the capture.
+    Gui(u32),
+}
+
+impl MoveLimit {
+    /// The limit a search plays for: `plies` (the `Rule60MaxPly` setting, 0 for
+    /// none) counted as the sixty-move rule counts, except that under the strict
+    /// referee a side that stands better at the root (`ahead`) assumes the GUI
+    /// referees' earlier draw ([`MoveLimit::Gui`] of
+    /// [`rules::params::FIFTY_MOVE_PLIES`]) when the setting is not earlier still.
+    ///
+    /// ```
+    /// use chuhan_engine::rules::Referee;
+    /// use chuhan_engine::search::repetition::MoveLimit;
+    /// assert_eq!(MoveLimit::for_search(120, Referee::Strict, true), MoveLimit::Gui(100));
+    /// assert_eq!(MoveLimit::for_search(120, Referee::Strict, false), MoveLimit::Counted(120));
+    /// assert_eq!(MoveLimit::for_search(120, Referee::Text, true), MoveLimit::Counted(120));
+    /// assert_eq!(MoveLimit::for_search(0, Referee::Strict, true), MoveLimit::Counted(0));
+    /// ```
+    pub fn for_search(plies: u32, referee: Referee, ahead: bool) -> MoveLimit {
+        let fifty = rules::params::FIFTY_MOVE_PLIES;
+        if referee == Referee::Strict && ahead && plies > fifty {
+            MoveLimit::Gui(fifty)
+        } else {
+            MoveLimit::Counted(plies)
+        }
+    }
+
+    /// True when `pos` is drawn by this limit.
+    pub fn reached(self, pos: &Position) -> bool {
+        match self {
+            MoveLimit::Counted(plies) => rules::sixty_moves_after(pos, plies),
+            MoveLimit::Gui(plies) => {
+                let r = pos.rule60();
+                plies > 0 && r >= plies && {
+                    // A side's checks beyond its first ten, over the plies since the
+                    // capture that the position's history knows.
+                    let extra = |c| r - rules::status::sixty_move_count(pos, c);
+                    let offset = 2 * extra(Color::Red).max(extra(Color::Black));
+                    r.saturating_sub(offset) >= plies
+                }
+            }
+        }
+    }
+}
+
 /// The verdict of the history rules for the side to move of `pos`, `ply` plies below
 /// the search root, or `None` if play goes on (see the module documentation for the
-/// folds, the scores and the referee). A position `sixty_move_plies` plies after
-/// the last capture is a draw ([`rules::sixty_moves_after`]; 0: never). `memo`
-/// remembers verdicts and classifications across calls: keep one per search
-/// thread.
+/// folds, the scores and the referee). A position that `limit` has reached is a
+/// draw. `memo` remembers verdicts and classifications across calls: keep one per
+/// search thread.
 pub fn judge(
     pos: &Position,
     filter: &RepetitionFilter,
     ply: usize,
     rules: RepetitionRules,
     referee: Referee,
-    sixty_move_plies: u32,
+    limit: MoveLimit,
     memo: &mut RuleMemo,
 ) -> Option<HistoryScore> {
-    if rules::sixty_moves_after(pos, sixty_move_plies) {
+    if limit.reached(pos) {
         return Some(if pos.has_legal_move() {
             HistoryScore::Draw
         } else {
@@ -443,7 +504,7 @@ mod tests {
 
     const CXA: RepetitionRules = RepetitionRules::Judged(RuleSet::Cxa2011);
     const AXF: RepetitionRules = RepetitionRules::Judged(RuleSet::Axf);
-    const SIXTY: u32 = crate::rules::params::SIXTY_MOVE_PLIES;
+    const SIXTY: MoveLimit = MoveLimit::Counted(crate::rules::params::SIXTY_MOVE_PLIES);
     const TEXT: Referee = Referee::Text;
     const STRICT: Referee = Referee::Strict;
 
@@ -620,17 +681,39 @@ mod tests {
         assert_eq!(judge(&pos, &f, 3, CXA, TEXT, SIXTY, c), None);
         // Switched off (a GUI's `Sixty Move Rule false`), or another count.
         let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 200 80").unwrap();
-        assert_eq!(judge(&pos, &f, 3, CXA, TEXT, 0, c), None);
-        assert_eq!(judge(&pos, &f, 3, CXA, TEXT, 201, c), None);
         assert_eq!(
-            judge(&pos, &f, 3, CXA, TEXT, 200, c),
+            judge(&pos, &f, 3, CXA, TEXT, MoveLimit::Counted(0), c),
+            None
+        );
+        assert_eq!(
+            judge(&pos, &f, 3, CXA, TEXT, MoveLimit::Counted(201), c),
+            None
+        );
+        assert_eq!(
+            judge(&pos, &f, 3, CXA, TEXT, MoveLimit::Counted(200), c),
             Some(HistoryScore::Draw)
         );
         let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 50 80").unwrap();
         assert_eq!(
-            judge(&pos, &f, 3, CXA, TEXT, 50, c),
+            judge(&pos, &f, 3, CXA, TEXT, MoveLimit::Counted(50), c),
             Some(HistoryScore::Draw)
         );
+    }
+
+    #[test]
+    fn the_gui_move_limit() {
+        let c = &mut RuleMemo::new();
+        let f = RepetitionFilter::new();
+        let fifty = MoveLimit::Gui(crate::rules::params::FIFTY_MOVE_PLIES);
+        let at =
+            |n: u32| Position::from_fen(&format!("4k4/9/9/9/9/9/9/9/R8/3K5 w - - {n} 80")).unwrap();
+        assert_eq!(judge(&at(99), &f, 3, AXF, STRICT, fifty, c), None);
+        assert_eq!(
+            judge(&at(100), &f, 3, AXF, STRICT, fifty, c),
+            Some(HistoryScore::Draw)
+        );
+        assert_eq!(judge(&at(100), &f, 3, AXF, STRICT, SIXTY, c), None);
+        assert!(!MoveLimit::Gui(0).reached(&at(200)));
     }
 
     #[test]

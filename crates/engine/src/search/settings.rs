@@ -65,7 +65,9 @@ pub struct Settings {
     pub use_nnue: bool,
     /// Plies without a capture after which a position is scored a draw (the
     /// sixty-move rule's 120, counted as [`crate::rules::sixty_moves_after`] says);
-    /// 0: never.
+    /// 0: never. Under the strict referee, a side that stands better at the root
+    /// assumes the GUI referees' 100 plies when this is later
+    /// ([`crate::search::repetition::MoveLimit::for_search`]).
     pub sixty_move_plies: u32,
     /// Play below full strength ([`Skill`]); `None`: full strength.
     pub skill: Option<Skill>,

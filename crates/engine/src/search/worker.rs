@@ -10,7 +10,7 @@ use crate::search::history::{self, CorrectionKeys, History, PieceTo};
 use crate::search::limits::Limits;
 use crate::search::params::*;
 use crate::search::picker::{MovePicker, OrderContext};
-use crate::search::repetition::{self, HistoryScore, RepetitionFilter, RuleMemo};
+use crate::search::repetition::{self, HistoryScore, MoveLimit, RepetitionFilter, RuleMemo};
 use crate::search::score::*;
 use crate::search::see;
 use crate::search::settings::{Pruning, Settings};
@@ -193,6 +193,8 @@ pub struct Worker<'a> {
     /// Best move, score and line of the last completed iteration.
     pub best: Option<RootMove>,
     root_side: Color,
+    /// When a position is drawn for want of a capture, in this search.
+    move_limit: MoveLimit,
     events: Option<&'a Sender<Event>>,
     null_allowed: bool,
     best_changes: u32,
@@ -222,7 +224,7 @@ impl<'a> Worker<'a> {
             acc.reset(&pos);
             acc
         });
-        Worker {
+        let mut w = Worker {
             id,
             sh,
             pos,
@@ -240,11 +242,20 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             best: None,
             root_side,
+            move_limit: MoveLimit::Counted(sh.settings.sixty_move_plies),
             events,
             null_allowed: true,
             best_changes: 0,
             idle_mark: Instant::now(),
-        }
+        };
+        // The side the search plays for takes the move limit that is worse for it
+        // (see `MoveLimit::for_search`); whether it stands better is the root's
+        // static evaluation, which only matters in quiet positions far from the
+        // last capture.
+        let ahead = !w.pos.in_check() && w.evaluate() > DRAW;
+        w.move_limit =
+            MoveLimit::for_search(sh.settings.sixty_move_plies, sh.settings.referee, ahead);
+        w
     }
 
     fn is_main(&self) -> bool {
@@ -349,7 +360,7 @@ impl<'a> Worker<'a> {
             ply,
             self.sh.settings.rules,
             self.sh.settings.referee,
-            self.sh.settings.sixty_move_plies,
+            self.move_limit,
             &mut self.referee,
         )
     }
