@@ -45,11 +45,10 @@
 //!   is drawn, unless the side to move has no legal move: then it is mated. The GUI
 //!   referees draw earlier: after 100 plies, less two for each check beyond ten by
 //!   the side that checked more (the fifty-move rule of Fairy-Stockfish and the
-//!   tools built on it). Under the **strict**
-//!   referee the side the search plays for takes the limit that is worse for it: the
-//!   earlier one when it stands better at the root (the draw would cost it the win),
-//!   the later one otherwise (it cannot count on an early draw)
-//!   ([`MoveLimit::for_search`]).
+//!   tools built on it). Under the **strict** referee the side the search plays for
+//!   takes the limit that is worse for it: the earlier one when it stands better at
+//!   the root (the draw would cost it the win), the later one otherwise (it cannot
+//!   count on an early draw) ([`MoveLimit::for_search`]).
 
 use crate::core::Color;
 use crate::core::{Move, Position};
