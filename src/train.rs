@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! chuhan train /work/data/gen0 --out runs/gen0 --net gen0.nnue --epochs 20
+//! chuhan train /work/data/gen5 --init nets/chuhan.nnue --lr 0.0002 --out runs/gen5 --net gen5.nnue
 //! ```
 //!
 //! Prints the fitted `K`, the validation loss of the search score and of the
@@ -14,10 +15,10 @@
 
 use crate::hms::hms;
 use chuhan_arena::train::dataset::Dataset;
-use chuhan_arena::train::quantise::QuantReport;
+use chuhan_arena::train::quantise::{QuantReport, dequantise};
 use chuhan_arena::train::{self, TrainConfig, TrainEvent};
 use chuhan_engine::eval::nnue::KingBuckets;
-use chuhan_engine::eval::nnue::network::{Architecture, QA, QB, SCALE};
+use chuhan_engine::eval::nnue::network::{Architecture, Network, QA, QB, SCALE};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,6 +57,11 @@ pub struct TrainArgs {
     /// Sigmoid scale in centipawns (fitted on the training data without it).
     #[arg(long)]
     pub k: Option<f32>,
+    /// Start from this net's weights (a `.nnue` file, e.g. the shipped
+    /// `nets/chuhan.nnue`) instead of random ones: the next generation fine-tuned
+    /// on new data. The shape is the net's.
+    #[arg(long, value_name = "NET", conflicts_with_all = ["hidden", "king_buckets", "output_buckets"])]
+    pub init: Option<PathBuf>,
     /// Hidden neurons per perspective.
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
@@ -114,13 +120,31 @@ fn train(args: &TrainArgs) -> Result<(), String> {
     let mut data = Dataset::load(&args.data, args.validation, args.seed, args.max_positions)
         .map_err(|(p, e)| format!("{}: {e}", p.display()))?;
     let mirrored = if args.mirror { data.add_mirrored() } else { 0 };
-    let arch = Architecture {
-        king_buckets: args.king_buckets,
-        hidden: args.hidden,
-        output_buckets: args.output_buckets,
-        qa: QA,
-        qb: QB,
-        scale: SCALE,
+    let init = match &args.init {
+        Some(path) => {
+            let net = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            if net.arch.qa != QA || net.arch.scale != SCALE {
+                return Err(format!(
+                    "{}: QA {} and scale {}, where this trainer uses {QA} and {SCALE}",
+                    path.display(),
+                    net.arch.qa,
+                    net.arch.scale
+                ));
+            }
+            Some(dequantise(&net, QB))
+        }
+        None => None,
+    };
+    let arch = match &init {
+        Some(net) => net.arch,
+        None => Architecture {
+            king_buckets: args.king_buckets,
+            hidden: args.hidden,
+            output_buckets: args.output_buckets,
+            qa: QA,
+            qb: QB,
+            scale: SCALE,
+        },
     };
     let mirror_note = if args.mirror {
         format!(" ({mirrored} of them mirrors)")
@@ -136,11 +160,15 @@ fn train(args: &TrainArgs) -> Result<(), String> {
         started.elapsed().as_secs_f64()
     );
     println!(
-        "net: {}, QA {}, QB per net, scale {}; {threads} threads, {} chunks",
+        "net: {}, QA {}, QB per net, scale {}; {threads} threads, {} chunks{}",
         arch.shape(),
         arch.qa,
         arch.scale,
-        args.chunks
+        args.chunks,
+        args.init.as_ref().map_or(String::new(), |p| format!(
+            "; starting from {}",
+            p.display()
+        ))
     );
     let cfg = TrainConfig {
         arch,
@@ -157,7 +185,8 @@ fn train(args: &TrainArgs) -> Result<(), String> {
     };
     let terminal = std::io::stderr().is_terminal();
     let mut last_line = Instant::now();
-    let trained = train::train(
+    let trained = train::train_from(
+        init.as_ref(),
         &cfg,
         &data,
         &args.out,

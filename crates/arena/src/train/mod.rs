@@ -480,16 +480,45 @@ pub fn train(
     dir: &Path,
     resume: bool,
     until: Option<u32>,
+    events: impl FnMut(&TrainEvent),
+) -> Result<Trained, TrainError> {
+    train_from(None, cfg, data, dir, resume, until, events)
+}
+
+/// [`train`] starting from the weights of `init` instead of random ones (a net of
+/// an earlier generation, [`quantise::dequantise`]d: fine-tuning on new data). Its
+/// shape must be `cfg`'s; the optimiser starts afresh, with the warm-up. A
+/// checkpoint remembers the starting net: resuming with another one is refused.
+pub fn train_from(
+    init: Option<&FloatNet>,
+    cfg: &TrainConfig,
+    data: &Dataset,
+    dir: &Path,
+    resume: bool,
+    until: Option<u32>,
     mut events: impl FnMut(&TrainEvent),
 ) -> Result<Trained, TrainError> {
     cfg.check()?;
+    if let Some(n) = init
+        && (n.arch != cfg.arch || n.params.len() != Layout::new(&cfg.arch).len)
+    {
+        return Err(TrainError::Settings(format!(
+            "the starting net is {}, the run's shape {}",
+            n.arch.shape(),
+            cfg.arch.shape()
+        )));
+    }
     if data.train.is_empty() {
         return Err(TrainError::NoData);
     }
     std::fs::create_dir_all(dir).map_err(|e| TrainError::Io(dir.to_path_buf(), e))?;
     let fitted = cfg.k.is_none();
     let k = cfg.k.unwrap_or_else(|| dataset::fit_k(&data.train) as f32);
-    let fingerprint = cfg.fingerprint(k, data);
+    let mut fingerprint = cfg.fingerprint(k, data);
+    if let Some(n) = init {
+        let bytes: Vec<u8> = n.params.iter().flat_map(|p| p.to_le_bytes()).collect();
+        fingerprint ^= fnv1a(&bytes).rotate_left(1);
+    }
     let layout = Layout::new(&cfg.arch);
     let ckpt_path = dir.join("checkpoint.bin");
     let mut first_epoch = 1;
@@ -502,7 +531,11 @@ pub fn train(
             first_epoch = c.epochs_done + 1;
             (c.net, c.adam)
         }
-        _ => (FloatNet::new(cfg.arch, cfg.seed), Adam::new(layout.len)),
+        _ => (
+            init.cloned()
+                .unwrap_or_else(|| FloatNet::new(cfg.arch, cfg.seed)),
+            Adam::new(layout.len),
+        ),
     };
     let shape = LossShape {
         k,
@@ -729,6 +762,58 @@ mod tests {
         let file = Network::load(&last.net_path).unwrap();
         assert_eq!(file, one.quantised);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_run_from_a_trained_net_goes_on_from_it() {
+        let d = data();
+        let first = train(&config(2, 4), &d, &temp_dir("gen-a"), false, None, |_| {}).unwrap();
+        let trained_loss = first.epochs.last().unwrap().validation_loss;
+        // The next generation starts from the shipped (integer) net.
+        let init = quantise::dequantise(&first.quantised, QB);
+        let one = config(2, 1);
+        let dir = temp_dir("gen-b");
+        let mut start_loss = None;
+        let tuned = train_from(Some(&init), &one, &d, &dir, false, None, |e| {
+            if let TrainEvent::Epoch(r) = e {
+                start_loss = Some(r.train_loss);
+            }
+        })
+        .unwrap();
+        let fresh = train(&one, &d, &temp_dir("gen-c"), false, None, |_| {}).unwrap();
+        let tuned_loss = tuned.epochs[0].validation_loss;
+        assert!(
+            tuned_loss < fresh.epochs[0].validation_loss,
+            "from the net {tuned_loss}, from scratch {}",
+            fresh.epochs[0].validation_loss
+        );
+        assert!(
+            tuned_loss < 1.2 * trained_loss,
+            "from the net {tuned_loss}, the net itself {trained_loss}"
+        );
+        assert!(start_loss.is_some());
+        // A checkpoint remembers where the run started.
+        let other = FloatNet::new(one.arch, 9);
+        assert!(matches!(
+            train_from(Some(&other), &one, &d, &dir, true, None, |_| {}),
+            Err(TrainError::Mismatch)
+        ));
+        // A net of another shape is refused.
+        let mut wide = config(2, 1);
+        wide.arch.hidden = 32;
+        assert!(matches!(
+            train_from(
+                Some(&init),
+                &wide,
+                &d,
+                &temp_dir("gen-d"),
+                false,
+                None,
+                |_| {}
+            ),
+            Err(TrainError::Settings(_))
+        ));
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

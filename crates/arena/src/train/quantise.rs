@@ -117,6 +117,26 @@ pub fn quantise_at(net: &FloatNet, qb: i32) -> Result<(Network, usize), NetError
     Ok((q, clipped))
 }
 
+/// The float net an integer net stands for: every weight divided by the scale
+/// [`quantise_at`] multiplied it by, so that quantising the result at the net's
+/// own output scale gives `q` back exactly. A trained net shipped as a file can so
+/// be the starting point of further training (`chuhan train --init`); the float
+/// net's [`Architecture`] keeps `q`'s shape and takes the trainer's `qb`.
+pub fn dequantise(q: &Network, trainer_qb: i32) -> FloatNet {
+    let arch = Architecture {
+        qb: trainer_qb,
+        ..q.arch
+    };
+    let (qa, qb) = (f64::from(q.arch.qa), f64::from(q.arch.qb));
+    let scaled = |x: f64, by: f64| (x / by) as f32;
+    let mut params = Vec::with_capacity(super::model::Layout::new(&arch).len);
+    params.extend(q.ft_weights.iter().map(|&w| scaled(f64::from(w), qa)));
+    params.extend(q.ft_bias.iter().map(|&b| scaled(f64::from(b), qa)));
+    params.extend(q.out_weights.iter().map(|&v| scaled(f64::from(v), qb)));
+    params.extend(q.out_bias.iter().map(|&c| scaled(f64::from(c), qa * qb)));
+    FloatNet { arch, params }
+}
+
 /// The integer evaluation of a sample (centipawns, side to move's view).
 pub fn integer_eval(q: &Network, s: &Sample) -> i32 {
     let h = q.arch.hidden;
@@ -208,6 +228,33 @@ mod tests {
         // Weights at the training clip keep the scale every earlier net had.
         assert_eq!(output_scale(&net(CLIP)), QB);
         assert!(output_scale(&net(0.1)) > 10 * QB);
+    }
+
+    #[test]
+    fn a_dequantised_net_quantises_back_to_itself() {
+        let recs = records();
+        for size in [0.05f32, 0.5, CLIP] {
+            let n = net(size);
+            let (q, _) = quantise(&n).unwrap();
+            let back = dequantise(&q, QB);
+            assert_eq!(back.arch, n.arch);
+            assert_eq!(back.params.len(), n.params.len());
+            // Each weight is within half a quantisation step of the original.
+            let step = 0.5 / q.arch.qa as f32 + 1e-6;
+            let l = n.layout();
+            for (a, b) in back.params[..l.out_weights]
+                .iter()
+                .zip(&n.params[..l.out_weights])
+            {
+                assert!((a - b).abs() <= step, "{a} against {b}");
+            }
+            let (again, clipped) = quantise_at(&back, q.arch.qb).unwrap();
+            assert_eq!(clipped, 0);
+            assert_eq!(again, q, "size {size}");
+            // And it evaluates as the integer net does, within rounding.
+            let err = compare(&back, &q, &recs, 0);
+            assert!(err.max_abs_cp < 2.0, "{err:?}");
+        }
     }
 
     #[test]
