@@ -113,6 +113,45 @@ fn datagen_units_resume_plan_and_train() {
     assert_eq!(Network::load(&runs.join("epoch-2.nnue")).unwrap(), loaded);
     // The engine's reference evaluation runs on it.
     let _ = loaded.evaluate(&Position::startpos());
+    // The next generation starts from it: the shape is the net's, and may not be
+    // given again.
+    let next = runs.join("next");
+    let out = chuhan(&[
+        "train",
+        s(&dir),
+        "--out",
+        s(&next),
+        "--init",
+        s(&net),
+        "--epochs",
+        "1",
+        "--batch",
+        "64",
+        "--validation",
+        "0.3",
+        "--threads",
+        "2",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(1260×3 → 8)×2 → 1×2"), "{text}");
+    assert!(text.contains("starting from"), "{text}");
+    let tuned = Network::load(&next.join("final.nnue")).unwrap();
+    assert_eq!((tuned.arch.hidden, tuned.arch.output_buckets), (8, 2));
+    let refused = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+        .args([
+            "train",
+            s(&dir),
+            "--out",
+            s(&next),
+            "--init",
+            s(&net),
+            "--hidden",
+            "16",
+        ])
+        .output()
+        .expect("chuhan runs");
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--hidden"));
     // A damaged net is refused with a clear error.
     let mut bytes = std::fs::read(&net).unwrap();
     let last = bytes.len() - 1;
