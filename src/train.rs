@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! chuhan train /work/data/gen0 --out runs/gen0 --net gen0.nnue --epochs 20
-//! chuhan train /work/data/gen5 --init nets/chuhan.nnue --lr 0.0002 --out runs/gen5 --net gen5.nnue
+//! chuhan train /work/data/gen5 --init nets/chuhan.nnue --lr 0.0001 --out runs/gen5 --net gen5.nnue
 //! ```
 //!
 //! Prints the fitted `K`, the validation loss of the search score and of the
