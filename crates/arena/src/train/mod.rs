@@ -791,7 +791,15 @@ mod tests {
             tuned_loss < 1.2 * trained_loss,
             "from the net {tuned_loss}, the net itself {trained_loss}"
         );
-        assert!(start_loss.is_some());
+        // The run reports its epochs, and its first epoch already fits the
+        // data better than a first epoch from random weights.
+        let start_loss = start_loss.expect("an epoch event");
+        assert_eq!(start_loss, tuned.epochs[0].train_loss);
+        assert!(
+            start_loss < fresh.epochs[0].train_loss,
+            "from the net {start_loss}, from scratch {}",
+            fresh.epochs[0].train_loss
+        );
         // A checkpoint remembers where the run started.
         let other = FloatNet::new(one.arch, 9);
         assert!(matches!(
