@@ -33,7 +33,11 @@
 //!     GUI applies: a cycle that AXF forbids to that side counts against it as
 //!     well, and a cycle that CXA forbids to its opponent but AXF allows (一將一殺,
 //!     a chase AXF does not count) is a draw, not a win: the GUI referees will
-//!     not award it.
+//!     not award it. A cycle that only CXA forbids to the side it plays for counts
+//!     against it at the third occurrence, not at a two-fold inside the tree: the
+//!     GUI referees let it stand, and a CXA referee rules only at the third
+//!     occurrence, which the search then meets (the root still never plays a move
+//!     CXA forbids, [`crate::search::Searcher`]).
 //!   - **text**: the violator must vary and the search goes on; the move that
 //!     continues the cycle meets a rule win for the opponent one ply later, except
 //!     CXA unilateral 長將 at the third occurrence, which loses at once (§23.5.1).
@@ -457,6 +461,13 @@ fn rule(pos: &Position, how: Ruling, cache: &mut ClassCache) -> Option<HistorySc
             // A win that only this rule set gives is not counted on: the AXF
             // referees rule the cycle a draw.
             w.violator = None;
+        } else if ruling.is_some_and(|w| w.violator == Some(ours) && !w.definite)
+            && axf_violator != Some(ours)
+        {
+            // A two-fold that only this rule set forbids to our side: the AXF
+            // referees let it stand, and this rule set's referee rules at the third
+            // occurrence, which the search then meets as a loss. Play on.
+            return None;
         }
     }
     let Word {
@@ -658,6 +669,49 @@ mod tests {
         assert_eq!(
             judge(&pos, &f, 1, CXA, STRICT, SIXTY, c),
             Some(HistoryScore::RuleWin)
+        );
+    }
+
+    #[test]
+    fn strict_plays_on_through_a_two_fold_only_cxa_forbids() {
+        // The cycle of game 7 above, inside the tree: black's 一將一殺 is forbidden
+        // by CXA only. A two-fold of it is no loss for black, whose search plays on
+        // to the third occurrence; a two-fold AXF forbids as well still is.
+        let (mut pos, mut f) =
+            start("2ba1kb2/4a4/9/1N3C2p/5n3/3Nc1P2/r7P/4B2c1/4AC3/4KABR1 w - - 2 26");
+        let c = &mut RuleMemo::new();
+        play(&mut pos, &mut f, "e0d0 a3d3 d0e0 d3a3 e0d0");
+        // Black to move and the violator of the two-fold red completed, played
+        // for black (even ply) inside the tree.
+        assert_eq!(judge(&pos, &f, 6, CXA, TEXT, SIXTY, c), None);
+        assert_eq!(judge(&pos, &f, 6, CXA, STRICT, SIXTY, c), None);
+        assert_eq!(
+            judge(&pos, &f, 6, AXF, STRICT, SIXTY, c),
+            Some(HistoryScore::Draw)
+        );
+        // Black completes the two-fold itself: red holds at least a draw by the
+        // text; played for black under a strict referee, the search plays on.
+        play(&mut pos, &mut f, "a3d3");
+        assert_eq!(
+            judge(&pos, &f, 7, CXA, TEXT, SIXTY, c),
+            Some(HistoryScore::AtLeastDraw)
+        );
+        assert_eq!(judge(&pos, &f, 7, CXA, STRICT, SIXTY, c), None);
+        // The third occurrence is a loss for black, wherever the root is.
+        play(&mut pos, &mut f, "d0e0 d3a3");
+        for ply in [1, 3, 11] {
+            assert_eq!(
+                judge(&pos, &f, ply, CXA, STRICT, SIXTY, c),
+                Some(HistoryScore::RuleWin),
+                "ply {ply}"
+            );
+        }
+        // A perpetual check, which both rule sets forbid, is lost at the two-fold.
+        let (mut pos, mut f) = start("4k4/9/9/9/9/9/9/9/9/R2K5 w");
+        play(&mut pos, &mut f, "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8");
+        assert_eq!(
+            judge(&pos, &f, 6, CXA, STRICT, SIXTY, c),
+            Some(HistoryScore::RuleLoss)
         );
     }
 
