@@ -697,7 +697,8 @@ mod tests {
             Some(HistoryScore::AtLeastDraw)
         );
         assert_eq!(judge(&pos, &f, 7, CXA, STRICT, SIXTY, c), None);
-        // The third occurrence is a loss for black, wherever the root is.
+        // The third occurrence is a loss for black when the search plays black
+        // (odd plies), wherever the root is.
         play(&mut pos, &mut f, "d0e0 d3a3");
         for ply in [1, 3, 11] {
             assert_eq!(
